@@ -1,0 +1,3 @@
+from sueca.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""Plain-array results of card recognition on one frame.
+
+Every stage after the detector (tracker, play events, ``sueca detect``) speaks
+this type. One row per physical card.
+
+>>> import numpy as np
+>>> d = CardDetections.empty()
+>>> len(d)
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+UNREADABLE = ""  # card code of a card that was located but not read with confidence
+
+
+@dataclass(frozen=True)
+class CardDetections:
+    """Cards found in one image.
+
+    ``xyxy``: (N, 4) float32 axis-aligned boxes in image pixels.
+    ``corners``: (N, 4, 2) float32 card outline (clockwise, starting anywhere),
+    ``None`` when the backend gives only boxes.
+    ``codes``: N card codes (``"7H"``, ``"10D"``) or ``UNREADABLE``.
+    ``confidence``: (N,) calibrated probability that ``codes[i]`` is right
+    (for an unreadable card: the locator's confidence that a card is there).
+    ``locate_confidence``: (N,) confidence that a card is there at all.
+    """
+
+    xyxy: np.ndarray
+    codes: tuple[str, ...]
+    confidence: np.ndarray
+    locate_confidence: np.ndarray
+    corners: np.ndarray | None = None
+    face_up: np.ndarray | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        n = len(self.codes)
+        if self.xyxy.shape != (n, 4):
+            raise ValueError(f"xyxy must be ({n}, 4), got {self.xyxy.shape}")
+        if self.confidence.shape != (n,) or self.locate_confidence.shape != (n,):
+            raise ValueError("confidence arrays must have one value per card")
+        if self.corners is not None and self.corners.shape != (n, 4, 2):
+            raise ValueError(f"corners must be ({n}, 4, 2), got {self.corners.shape}")
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @classmethod
+    def empty(cls) -> "CardDetections":
+        z = np.zeros((0,), np.float32)
+        return cls(np.zeros((0, 4), np.float32), (), z, z.copy(), np.zeros((0, 4, 2), np.float32))
+
+    @property
+    def centers(self) -> np.ndarray:
+        """(N, 2) box centres."""
+        return np.stack([(self.xyxy[:, 0] + self.xyxy[:, 2]) / 2, (self.xyxy[:, 1] + self.xyxy[:, 3]) / 2], axis=1)
+
+    def __getitem__(self, index) -> "CardDetections":
+        idx = np.arange(len(self))[index]
+        idx = np.atleast_1d(idx)
+        return CardDetections(
+            self.xyxy[idx],
+            tuple(self.codes[i] for i in idx),
+            self.confidence[idx],
+            self.locate_confidence[idx],
+            None if self.corners is None else self.corners[idx],
+            None if self.face_up is None else self.face_up[idx],
+        )
+
+    def to_json(self) -> list[dict]:
+        """Entries of the ``sueca detect`` contract (readable cards only)."""
+        out = []
+        for i, code in enumerate(self.codes):
+            if code == UNREADABLE:
+                continue
+            out.append({
+                "card": code,
+                "confidence": round(float(self.confidence[i]), 4),
+                "box": [round(float(v), 1) for v in self.xyxy[i]],
+            })
+        return out
