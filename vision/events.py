@@ -1,0 +1,61 @@
+"""What the live pipeline tells the rest of the product.
+
+Frames go in, these come out, one way: the engine and the store never look at
+pixels. Times are seconds since the start of the source.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PlayEvent:
+    """A card came to rest in the play area and its identity settled.
+
+    ``seat`` is where the card came from (the table sector), ``None`` when the
+    geometry could not tell. ``uncertain`` marks an identity the referee must
+    confirm (the pipeline never guesses). ``snapshot_jpeg`` is a small JPEG of
+    the table at that moment, evidence for the dashboard.
+    """
+
+    card: str
+    seat: int | None
+    t: float
+    confidence: float
+    uncertain: bool = False
+    frame_index: int = -1
+    snapshot_jpeg: bytes | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class TrumpSeen:
+    """The turned trump card lies face up beside ``seat``: that seat deals."""
+
+    card: str
+    seat: int
+    t: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class TrickCleared:
+    """The cards of the trick in the middle were swept away."""
+
+    t: float
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SourceStatus:
+    """Health of the frame source and the pipeline, for the status line."""
+
+    connected: bool
+    fps: float
+    frames: int
+    model: str = ""
+    last_error: str = ""
+    t: float = 0.0
+
+
+PipelineEvent = PlayEvent | TrumpSeen | TrickCleared | SourceStatus
