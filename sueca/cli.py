@@ -14,6 +14,7 @@ import sys
 
 COMMAND_MODULES = (
     "sueca.commands.score",
+    "sueca.commands.calibrate",
 )
 
 
