@@ -18,7 +18,7 @@ renúncias once proven.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .cards import Card, Suit
 from .rules import Rules
@@ -29,8 +29,7 @@ class PlayError(ValueError):
     """A play that cannot have happened with one Sueca deck."""
 
 
-@dataclass(frozen=True)
-class Trick:
+class Trick(NamedTuple):
     """A trick: ``cards`` in play order, the seat of each in ``seats``."""
 
     leader: int
@@ -261,7 +260,7 @@ class Hand:
                     self._decided_by = r
         if proven_tricks:
             # one result per revoke: a trick proven by one kind drops its other candidate
-            self._open[seat] = [e for e in opened if e[0] not in proven_tricks]
+            opened[:] = [e for e in opened if e[0] not in proven_tricks]
 
     def _close_trick(self) -> None:
         cur = self._cur

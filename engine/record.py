@@ -14,8 +14,9 @@ always re-derived from it (:class:`sueca.engine.Match`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
-from .cards import Card
+from .cards import _BY_CODE, Card
 from .rules import Rules, RulesError
 
 
@@ -32,8 +33,7 @@ class RecordError(ValueError):
         super().__init__((", ".join(where) + ": " if where else "") + message)
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(NamedTuple):
     """A card that hit the table; ``seat``/``t`` as the camera saw them (optional)."""
 
     card: Card
@@ -108,6 +108,34 @@ def _parse_play(raw, h: int, i: int) -> Play:
     return Play(card, seat, t)
 
 
+_PLAY_KEYS = frozenset({"card", "seat", "t", "confidence", "uncertain"})
+_SEATS = {0: 0, 1: 1, 2: 2, 3: 3}
+
+
+def _parse_plays(plays_raw: list, h: int) -> list[Play]:
+    # Fast paths for well-formed plays (scoring many records is a hot path);
+    # anything unusual goes through _parse_play, which names the problem.
+    get = _BY_CODE.get
+    plays = []
+    append = plays.append
+    for i, p in enumerate(plays_raw):
+        tp = type(p)
+        if tp is str:
+            card = get(p)
+            if card is not None:
+                append(Play(card))
+                continue
+        elif tp is dict and p.keys() <= _PLAY_KEYS:
+            code, seat, t = p.get("card"), p.get("seat"), p.get("t")
+            card = get(code) if type(code) is str else None
+            if (card is not None and (seat is None or (type(seat) is int and seat in _SEATS))
+                    and (t is None or ((type(t) is float or type(t) is int) and 0 <= t < 1e12))):
+                append(Play(card, seat, None if t is None else float(t)))
+                continue
+        append(_parse_play(p, h, i))
+    return plays
+
+
 def _parse_hand(raw, h: int) -> HandRecord:
     if not isinstance(raw, dict):
         raise RecordError(f"a hand must be an object, got {type(raw).__name__}", h)
@@ -122,7 +150,7 @@ def _parse_hand(raw, h: int) -> HandRecord:
     plays_raw = raw.get("plays", [])
     if not isinstance(plays_raw, list):
         raise RecordError("plays must be a list", h)
-    plays = tuple(_parse_play(p, h, i) for i, p in enumerate(plays_raw))
+    plays = tuple(_parse_plays(plays_raw, h))
     leader = raw.get("leader")
     if leader is not None:
         leader = _seat(leader, "leader", h)
@@ -208,7 +236,7 @@ class MatchRecord:
         if not -len(h.plays) <= play < len(h.plays):
             raise RecordError(f"no play {play} (the hand has {len(h.plays)})", hand)
         plays = list(h.plays)
-        plays[play] = replace(plays[play], card=card)
+        plays[play] = plays[play]._replace(card=card)
         return self._with_hand(hand, replace(h, plays=tuple(plays)))
 
     def replace_seat(self, hand: int, play: int, seat: int | None) -> "MatchRecord":
@@ -217,7 +245,7 @@ class MatchRecord:
         if not -len(h.plays) <= play < len(h.plays):
             raise RecordError(f"no play {play} (the hand has {len(h.plays)})", hand)
         plays = list(h.plays)
-        plays[play] = replace(plays[play], seat=None if seat is None else _seat(seat, "seat", hand, play))
+        plays[play] = plays[play]._replace(seat=None if seat is None else _seat(seat, "seat", hand, play))
         return self._with_hand(hand, replace(h, plays=tuple(plays)))
 
     def set_dealer(self, hand: int, dealer: int) -> "MatchRecord":

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 
 from .cards import ALL_CARDS, SUECA_ORDER, SUECA_POINTS, Card, Rank
 
@@ -61,17 +62,10 @@ class Rules:
                     raise RulesError(f"rules.{name}: expected true or false, got {value!r}")
             elif value not in allowed:
                 raise RulesError(f"rules.{name}: unknown value {value!r} (expected one of {', '.join(allowed)})")
-        order = list(SUECA_ORDER)
-        if self.ten_for_seven:
-            order[order.index(Rank.SEVEN)] = Rank.TEN
-        points = dict(SUECA_POINTS)
-        if self.ten_for_seven:
-            points[Rank.TEN] = points.pop(Rank.SEVEN)
-        rank_strength = {r: len(order) - i for i, r in enumerate(order)}
-        strength = tuple(rank_strength.get(c.rank, 0) for c in ALL_CARDS)
+        strength, points, deck = _tables(self.ten_for_seven)
         object.__setattr__(self, "strength", strength)
-        object.__setattr__(self, "points_of", tuple(points.get(c.rank, 0) for c in ALL_CARDS))
-        object.__setattr__(self, "deck", tuple(c for c in ALL_CARDS if strength[c.index]))
+        object.__setattr__(self, "points_of", points)
+        object.__setattr__(self, "deck", deck)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> "Rules":
@@ -95,3 +89,17 @@ class Rules:
     def points(self, card: Card) -> int:
         """Card points under these rules: ``Rules().points(Card.parse("AS")) == 11``."""
         return self.points_of[card.index]
+
+
+@lru_cache(maxsize=None)
+def _tables(ten_for_seven: bool) -> tuple[tuple, tuple, tuple]:
+    """Strength (0 = not in the deck), points and the deck, indexed by Card.index."""
+    order = list(SUECA_ORDER)
+    points = dict(SUECA_POINTS)
+    if ten_for_seven:
+        order[order.index(Rank.SEVEN)] = Rank.TEN
+        points[Rank.TEN] = points.pop(Rank.SEVEN)
+    rank_strength = {r: len(order) - i for i, r in enumerate(order)}
+    strength = tuple(rank_strength.get(c.rank, 0) for c in ALL_CARDS)
+    return (strength, tuple(points.get(c.rank, 0) for c in ALL_CARDS),
+            tuple(c for c in ALL_CARDS if strength[c.index]))

@@ -1,0 +1,50 @@
+"""How many complete hands the engine scores per second, from JSON records.
+
+Run: python benchmarks/bench_engine.py [--hands N]
+Prints figures for each stage side by side: parsing the record, replaying
+and scoring, and the whole path (JSON text -> score report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+from sueca.engine import Match, MatchRecord, Rules, random_hand
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    rules = Rules()
+    hands = [random_hand(rng, rules, rng.randrange(4), revoke_rate=0.02) for _ in range(args.hands)]
+    # one single-hand record per hand, as a scorer of many tables would see them
+    objs = [{"hands": [h.to_json()]} for h in hands]
+    texts = [json.dumps(o) for o in objs]
+
+    def timed(fn):
+        t0 = time.perf_counter()
+        fn()
+        return time.perf_counter() - t0
+
+    records = []
+    t_parse = timed(lambda: records.extend(MatchRecord.from_json(o) for o in objs))
+    t_score = timed(lambda: [Match(r).results for r in records])
+    t_full = timed(lambda: [Match(MatchRecord.from_json(json.loads(s))).report() for s in texts])
+    n = args.hands
+    print(f"hands: {n} complete hands (random legal play, 2% revoke rate), CPython, one core")
+    print(f"{'stage':<34}{'seconds':>10}{'hands/s':>12}")
+    for name, t in [("parse record (dict -> MatchRecord)", t_parse), ("replay + score (Match)", t_score),
+                    ("parse + score (dict -> riscos)", t_parse + t_score),
+                    ("JSON text -> full score report", t_full)]:
+        print(f"{name:<34}{t:>10.3f}{n / t:>12,.0f}")
+    print(f"target: 20,000 hands/s for parse + score; ratio {n / (t_parse + t_score) / 20000:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
