@@ -1,0 +1,169 @@
+"""The camera model and photometric effects shared by scenes and game videos.
+
+A table point (x, y) in *plane pixels* maps to the image by a homography made
+from a pinhole camera tilted by up to ~30 degrees, then through radial lens
+distortion. At the point the camera looks at, one plane pixel is one image pixel.
+
+>>> import numpy as np
+>>> cam = Camera.overhead((640, 480))
+>>> cam.project(np.array([[320.0, 240.0]])).round(3).tolist()
+[[320.0, 240.0]]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+def _rot(ax: str, a: float) -> np.ndarray:
+    c, s = np.cos(a), np.sin(a)
+    if ax == "x":
+        return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
+    if ax == "y":
+        return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
+
+
+@dataclass(frozen=True, eq=False)
+class Camera:
+    """Plane -> image homography ``H`` plus radial distortion (k1, k2)."""
+
+    size: tuple[int, int]          # (w, h) of the image
+    H: np.ndarray                  # 3x3, plane pixels -> undistorted image pixels
+    k1: float = 0.0
+    k2: float = 0.0
+
+    @staticmethod
+    def overhead(size, tilt_deg: float = 0.0, tilt_dir_deg: float = 0.0, roll_deg: float = 0.0,
+                 fov_deg: float = 60.0, k1: float = 0.0, k2: float = 0.0, look_at=None) -> "Camera":
+        """A camera above the plane point ``look_at`` (default: the image centre)."""
+        w, h = size
+        f = 0.5 * max(w, h) / np.tan(np.radians(fov_deg) / 2)
+        K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
+        d = np.radians(tilt_dir_deg)
+        # Tilt about an axis in the image plane, then roll about the optical axis.
+        tilt = _rot("z", d) @ _rot("x", np.radians(tilt_deg)) @ _rot("z", -d)
+        R = tilt @ _rot("z", np.radians(roll_deg))
+        t = np.array([0, 0, f])    # distance f: unit magnification at the look-at point
+        P = K @ np.column_stack([R[:, 0], R[:, 1], t])
+        cx, cy = look_at if look_at is not None else (w / 2, h / 2)
+        T = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1.0]])
+        H = P @ T
+        return Camera((int(w), int(h)), H / H[2, 2], float(k1), float(k2))
+
+    @property
+    def norm(self) -> float:
+        return 0.5 * max(self.size)
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """(N, 2) plane points -> (N, 2) final (distorted) image points."""
+        return self.distort(self.project_linear(pts))
+
+    def project_linear(self, pts: np.ndarray) -> np.ndarray:
+        p = np.asarray(pts, np.float64).reshape(-1, 2)
+        q = np.column_stack([p, np.ones(len(p))]) @ self.H.T
+        return q[:, :2] / q[:, 2:3]
+
+    def distort(self, pts: np.ndarray) -> np.ndarray:
+        """Undistorted -> distorted image points (inverse of the remap model, by fixed point)."""
+        if self.k1 == 0 and self.k2 == 0:
+            return np.asarray(pts, np.float64)
+        c = np.array(self.size, np.float64) / 2
+        u = (np.asarray(pts, np.float64) - c) / self.norm
+        d = u.copy()
+        for _ in range(20):
+            r2 = (d ** 2).sum(1, keepdims=True)
+            d = u / (1 + self.k1 * r2 + self.k2 * r2 * r2)
+        return d * self.norm + c
+
+    def unproject(self, img_pts: np.ndarray) -> np.ndarray:
+        """Undistorted image points -> plane points."""
+        p = np.asarray(img_pts, np.float64).reshape(-1, 2)
+        q = np.column_stack([p, np.ones(len(p))]) @ np.linalg.inv(self.H).T
+        return q[:, :2] / q[:, 2:3]
+
+    def remap_maps(self):
+        """cv2.remap maps that apply the lens distortion to a whole image (None if none)."""
+        if self.k1 == 0 and self.k2 == 0:
+            return None
+        w, h = self.size
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        cx, cy, n = w / 2, h / 2, self.norm
+        dx, dy = (xx - cx) / n, (yy - cy) / n
+        r2 = dx * dx + dy * dy
+        s = 1 + self.k1 * r2 + self.k2 * r2 * r2
+        return (dx * s * n + cx).astype(np.float32), (dy * s * n + cy).astype(np.float32)
+
+    def apply_distortion(self, img: np.ndarray, maps=None, nearest: bool = False) -> np.ndarray:
+        maps = maps if maps is not None else self.remap_maps()
+        if maps is None:
+            return img
+        return cv2.remap(img, maps[0], maps[1], cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REFLECT)
+
+
+def random_camera(rng: np.random.Generator, size, max_tilt: float = 30.0, distortion: bool = True) -> Camera:
+    """Mostly near-overhead cameras, some tilted up to ``max_tilt`` degrees."""
+    tilt = max_tilt * float(rng.beta(1.3, 2.2))
+    k1 = float(rng.uniform(-0.12, 0.22)) if distortion and rng.random() < 0.7 else 0.0
+    k2 = float(rng.uniform(-0.03, 0.05)) if k1 else 0.0
+    return Camera.overhead(size, tilt, rng.uniform(0, 360), rng.uniform(0, 360), rng.uniform(45, 80), k1, k2)
+
+
+def warp_sprite(dst: np.ndarray, sprite: np.ndarray, M: np.ndarray, idmap: np.ndarray | None = None,
+                obj_id: int = 0, opacity: float = 1.0):
+    """Alpha-composite a BGRA sprite onto ``dst`` through homography ``M`` (sprite px -> dst px).
+
+    Only the bounding box is warped (cheap for small cards). Where the
+    sprite's alpha >= 0.5, ``idmap`` takes ``obj_id``. Returns (x0, y0, alpha ROI
+    float32) or None when the sprite falls outside ``dst``.
+    """
+    sh, sw = sprite.shape[:2]
+    c = np.array([[0, 0, 1], [sw, 0, 1], [sw, sh, 1], [0, sh, 1]], np.float64) @ M.T
+    if (c[:, 2] <= 1e-6).any():
+        return None
+    c = c[:, :2] / c[:, 2:3]
+    H, W = dst.shape[:2]
+    x0, y0 = max(int(np.floor(c[:, 0].min())) - 1, 0), max(int(np.floor(c[:, 1].min())) - 1, 0)
+    x1, y1 = min(int(np.ceil(c[:, 0].max())) + 2, W), min(int(np.ceil(c[:, 1].max())) + 2, H)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ M
+    warped = cv2.warpPerspective(sprite, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    a = warped[..., 3].astype(np.float32) * (opacity / 255.0)
+    roi = dst[y0:y1, x0:x1]
+    a3 = a[..., None]
+    roi[:] = (roi * (1 - a3) + warped[..., :3] * a3).astype(np.uint8)
+    if idmap is not None:
+        idmap[y0:y1, x0:x1][a >= 0.5] = obj_id
+    return x0, y0, a
+
+
+def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """Light colour, gradient, low light + sensor noise, defocus, JPEG artefacts."""
+    h, w = img.shape[:2]
+    f = img.astype(np.float32)
+    # Colour temperature: warm (tungsten) to cold (daylight/fluorescent).
+    temp = rng.uniform(-1, 1) * strength
+    gain = np.array([1 - 0.18 * temp, 1.0, 1 + 0.15 * temp], np.float32) * rng.uniform(0.95, 1.05, 3)
+    # Smooth light gradient: a low-res random field upsampled.
+    g = rng.uniform(0.55, 1.2, (3, 3)).astype(np.float32)
+    field = cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
+    bright = rng.uniform(0.45, 1.15) if rng.random() < 0.25 else rng.uniform(0.8, 1.15)
+    f *= (field * bright)[..., None] * gain
+    # Sensor noise, stronger in low light.
+    sigma = rng.uniform(1, 4) + (10 if bright < 0.65 else 0) * rng.random()
+    f += rng.normal(0, sigma, (h, w, 1)).astype(np.float32) + rng.normal(0, sigma * 0.4, (h, w, 3)).astype(np.float32)
+    out = f.clip(0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        k = int(rng.choice([3, 5]))
+        out = cv2.GaussianBlur(out, (k, k), 0)
+    if rng.random() < 0.8:
+        q = int(rng.integers(35, 95))
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out

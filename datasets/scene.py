@@ -1,0 +1,275 @@
+"""Synthetic overhead photos of a café table with cards, and their labels.
+
+>>> scene = render_scene(3, size=(320, 320))
+>>> scene.image.shape, scene.image.dtype
+((320, 320, 3), dtype('uint8'))
+>>> all(c.corners.shape == (4, 2) for c in scene.cards)
+True
+
+Labels follow what a reader can see: ``index_visible`` is the fraction of
+each corner index not hidden by something on top (or outside the frame);
+``readable`` needs a face-up card with one index at least
+``READABLE_INDEX_FRACTION`` visible and not smeared by motion blur.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from ..vision.classes import CARD_CODES
+from .camera import Camera, photometric, random_camera, warp_sprite
+from .cards import back_mip, face_mip, pick_level
+from .layout import Placement, plan_layout
+from .styles import get_style, resolve_styles
+from .textures import KINDS, VARIANTS, table_texture
+
+READABLE_INDEX_FRACTION = 0.8
+
+
+@dataclass(frozen=True, eq=False)
+class CardLabel:
+    """One physical card in an image.
+
+    ``corners``: (4, 2) image points TL, TR, BR, BL of the face held upright.
+    ``index_quads``: (2, 4, 2) the two corner indices, each TL, TR, BR, BL as the index reads.
+    """
+
+    code: str
+    corners: np.ndarray
+    face_up: bool
+    index_quads: np.ndarray
+    index_visible: np.ndarray
+    readable: bool
+    visible_fraction: float
+    style: str = ""
+    motion_blur_px: float = 0.0
+
+    def box(self) -> tuple[float, float, float, float]:
+        """Axis-aligned (x1, y1, x2, y2) of the outline (may exceed the image)."""
+        return (float(self.corners[:, 0].min()), float(self.corners[:, 1].min()),
+                float(self.corners[:, 0].max()), float(self.corners[:, 1].max()))
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "corners": np.round(self.corners, 2).tolist(), "face_up": self.face_up,
+                "index_quads": np.round(self.index_quads, 2).tolist(),
+                "index_visible": np.round(self.index_visible, 3).tolist(), "readable": self.readable,
+                "visible_fraction": round(float(self.visible_fraction), 3), "style": self.style,
+                "motion_blur_px": round(float(self.motion_blur_px), 2)}
+
+    @staticmethod
+    def from_json(d: dict) -> "CardLabel":
+        return CardLabel(d["code"], np.asarray(d["corners"], np.float32), bool(d["face_up"]),
+                         np.asarray(d["index_quads"], np.float32), np.asarray(d["index_visible"], np.float32),
+                         bool(d["readable"]), float(d["visible_fraction"]), d.get("style", ""),
+                         float(d.get("motion_blur_px", 0.0)))
+
+
+@dataclass(frozen=True, eq=False)
+class Scene:
+    image: np.ndarray                       # (H, W, 3) uint8 BGR
+    cards: list[CardLabel]
+    seed: int = 0
+    meta: dict = field(default_factory=dict)
+
+
+def _similarity(cx, cy, angle_deg, scale) -> np.ndarray:
+    a = np.radians(angle_deg)
+    c, s = np.cos(a) * scale, np.sin(a) * scale
+    return np.array([[c, -s, cx], [s, c, cy], [0, 0, 1.0]])
+
+
+def _table(rng, cam: Camera, unit: float) -> np.ndarray:
+    w, h = cam.size
+    kind = KINDS[rng.integers(len(KINDS))]
+    tex = table_texture(kind, int(rng.integers(VARIANTS)))
+    # Texture pixel -> plane: a random rotation and a scale tied to the card size.
+    scale = unit / rng.uniform(70, 200)
+    A = _similarity(rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0, 360), scale)
+    A = A @ np.array([[1, 0, -tex.shape[1] / 2], [0, 1, -tex.shape[0] / 2], [0, 0, 1.0]])
+    img = cv2.warpPerspective(tex, cam.H @ A, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    tint = rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    return (img.astype(np.float32) * tint).clip(0, 255).astype(np.uint8), kind
+
+
+def _card_sprite(p: Placement, rng, proj_h: float):
+    level = pick_level(proj_h)
+    if p.face_up:
+        img, quads = face_mip(p.code, p.style, level)
+    else:
+        img, quads = back_mip(p.style, level), None
+    if p.glare > 0 or p.blur_px > 0:
+        img = img.copy()
+    sh, sw = img.shape[:2]
+    if p.glare > 0:  # a soft specular spot on glossy stock
+        yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
+        gx, gy = rng.uniform(0, sw), rng.uniform(0, sh)
+        r = rng.uniform(0.15, 0.5) * sh
+        g = p.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r))
+        img[..., :3] = (img[..., :3] * (1 - g[..., None]) + 255 * g[..., None]).astype(np.uint8)
+    blur_sprite = 0.0
+    if p.blur_px > 0:
+        blur_sprite = p.blur_px * sh / max(proj_h, 1.0)   # image px -> sprite px
+        k = max(3, int(blur_sprite) | 1)
+        ker = np.zeros((k, k), np.float32)
+        ang = np.radians(p.blur_angle)
+        c = k // 2
+        cv2.line(ker, (int(c - np.cos(ang) * c), int(c - np.sin(ang) * c)),
+                 (int(c + np.cos(ang) * c), int(c + np.sin(ang) * c)), 1.0, 1)
+        ker /= ker.sum()
+        img = cv2.filter2D(img, -1, ker, borderType=cv2.BORDER_CONSTANT)
+    return img, quads
+
+
+def _poly_visible(idmap: np.ndarray, poly: np.ndarray, obj_id: int) -> float:
+    """Fraction of polygon ``poly`` (image px) whose pixels still show object ``obj_id``."""
+    area = abs(cv2.contourArea(poly.astype(np.float32)))
+    if area < 1:
+        return 0.0
+    H, W = idmap.shape
+    x0, y0 = max(int(np.floor(poly[:, 0].min())), 0), max(int(np.floor(poly[:, 1].min())), 0)
+    x1, y1 = min(int(np.ceil(poly[:, 0].max())) + 1, W), min(int(np.ceil(poly[:, 1].max())) + 1, H)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(m, [np.round((poly - [x0, y0]) * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+    inside = m.sum()
+    if inside == 0:
+        return 0.0
+    vis = np.count_nonzero((idmap[y0:y1, x0:x1] == obj_id) & (m > 0))
+    # Pixel counts inside the frame, scaled by the analytic area (parts outside the frame are hidden).
+    return float(min(1.0, vis / max(area, inside)))
+
+
+def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **options) -> Scene:
+    """Render one synthetic table photo and its card labels; a pure function of its arguments.
+
+    ``size`` is (width, height). ``styles``: None (training styles), "test" (held-out
+    styles), "all", or a list of style names. Options: ``max_tilt`` (deg, 30),
+    ``distortion`` (True), ``photometric`` (True), ``card_frac`` ((0.06, 0.20)
+    card height / image height), ``distractors`` (True), ``layout`` ("game",
+    "scatter", "fan" or None for a random mix).
+    """
+    if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(int(s) >= 32 for s in size)):
+        raise ValueError(f"render_scene: size must be (width, height) >= 32, got {size!r}")
+    w, h = int(size[0]), int(size[1])
+    rng = np.random.default_rng(int(seed))
+    deck_styles = resolve_styles(styles)
+    cam = random_camera(rng, (w, h), options.get("max_tilt", 30.0), options.get("distortion", True))
+    lo, hi = options.get("card_frac", (0.06, 0.20))
+    unit = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) * h     # card height in plane px
+    image, table_kind = _table(rng, cam, unit)
+    idmap = np.zeros((h, w), np.int32)
+
+    style = deck_styles[rng.integers(len(deck_styles))].name
+    plan = plan_layout(rng, cam, unit, style, deck_styles, options.get("layout"),
+                       distractors=options.get("distractors", True))
+    shadow_dir = rng.uniform(0, 2 * np.pi)
+    shadow_off = np.array([np.cos(shadow_dir), np.sin(shadow_dir)]) * unit * rng.uniform(0.005, 0.03)
+
+    records = []
+    for oid, item in enumerate(plan, start=1):
+        if isinstance(item, Placement):
+            st = get_style(item.style)
+            ch = unit
+            A = _similarity(item.x, item.y, item.angle, 1.0)
+            centre = np.array([item.x, item.y])
+            proj = cam.project_linear(np.array([centre, centre + [0, ch]]))
+            proj_h = float(np.linalg.norm(proj[1] - proj[0]))
+            sprite, quads = _card_sprite(item, rng, proj_h)
+            sh, sw = sprite.shape[:2]
+            s = ch / sh
+            # Sprite px -> plane (centred, scaled to the card height, rotated) -> image.
+            S = A @ np.array([[s, 0, -sw * s / 2], [0, s, -sh * s / 2], [0, 0, 1.0]])
+            # Contact shadow: the card's silhouette, offset and darkened.
+            Sh = _similarity(shadow_off[0], shadow_off[1], 0, 1.0) @ S
+            _shadow(image, sprite, cam.H @ Sh, rng.uniform(0.15, 0.35))
+            warp_sprite(image, sprite, cam.H @ S, idmap, oid)
+            corners_sprite = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float64)
+            M = cam.H @ S
+            records.append((oid, item, st, M, corners_sprite, quads, proj_h))
+        else:
+            kind, sprite, x, y, angle, shade = item
+            if shade:
+                _shadow(image, sprite, cam.H @ _similarity(x + shadow_off[0] * 8, y + shadow_off[1] * 8, angle, 1.0)
+                        @ _centre(sprite), rng.uniform(0.2, 0.4))
+            warp_sprite(image, sprite, cam.H @ _similarity(x, y, angle, 1.0) @ _centre(sprite), idmap, oid)
+
+    if rng.random() < 0.5:
+        _people_shadows(image, rng)
+    maps = cam.remap_maps()
+    image = cam.apply_distortion(image, maps)
+    if options.get("photometric", True):
+        image = photometric(image, rng)
+
+    cards = []
+    for oid, item, st, M, corners_sprite, quads, proj_h in records:
+        lin = _apply(M, corners_sprite)
+        vis = _poly_visible(idmap, lin, oid)
+        corners = cam.distort(lin).astype(np.float32)
+        if item.face_up and quads is not None:
+            iq_lin = [_apply(M, q) for q in quads]
+            iv = np.array([_poly_visible(idmap, q, oid) for q in iq_lin], np.float32)
+            iq = np.stack([cam.distort(q) for q in iq_lin]).astype(np.float32)
+            index_h = proj_h * float(np.linalg.norm(quads[0][3] - quads[0][0])) / M_h(corners_sprite)
+            sharp = item.blur_px < 0.5 * index_h
+            readable = bool(iv.max() >= READABLE_INDEX_FRACTION and sharp)
+        else:
+            iq = np.zeros((2, 4, 2), np.float32)
+            iv = np.zeros(2, np.float32)
+            readable = False
+        cards.append(CardLabel(item.code, corners, item.face_up, iq, iv, readable, vis, st.name, item.blur_px))
+    meta = {"table": table_kind, "style": style, "unit_px": unit, "k1": cam.k1, "k2": cam.k2}
+    return Scene(np.ascontiguousarray(image), cards, int(seed), meta)
+
+
+def M_h(corners_sprite: np.ndarray) -> float:
+    return float(corners_sprite[2, 1] - corners_sprite[0, 1])
+
+
+def _apply(M: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.column_stack([np.asarray(pts, np.float64), np.ones(len(pts))]) @ M.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _centre(sprite: np.ndarray) -> np.ndarray:
+    sh, sw = sprite.shape[:2]
+    return np.array([[1, 0, -sw / 2], [0, 1, -sh / 2], [0, 0, 1.0]])
+
+
+def _shadow(image: np.ndarray, sprite: np.ndarray, M: np.ndarray, strength: float) -> None:
+    """Darken ``image`` under a blurred silhouette of ``sprite`` placed by ``M``."""
+    sil = np.zeros_like(sprite)
+    sil[..., 3] = sprite[..., 3]
+    tmp = np.zeros(image.shape[:2] + (1,), np.uint8)
+    tmp4 = np.zeros(image.shape[:2] + (3,), np.uint8)
+    res = warp_sprite(tmp4, sil, M)
+    if res is None:
+        return
+    x0, y0, a = res
+    k = max(3, (int(max(a.shape) * 0.04) | 1))
+    a = cv2.GaussianBlur(a, (k, k), 0)
+    roi = image[y0:y0 + a.shape[0], x0:x0 + a.shape[1]]
+    roi[:] = (roi * (1 - strength * a[..., None])).astype(np.uint8)
+    del tmp
+
+
+def _people_shadows(image: np.ndarray, rng) -> None:
+    """Soft dark blobs from the edges: people leaning over the table."""
+    h, w = image.shape[:2]
+    small = np.ones((h // 8, w // 8), np.float32)
+    for _ in range(int(rng.integers(1, 3))):
+        side = rng.integers(4)
+        cx = rng.uniform(0, w // 8) if side < 2 else (0 if side == 2 else w // 8)
+        cy = rng.uniform(0, h // 8) if side >= 2 else (0 if side == 0 else h // 8)
+        ax = int(rng.uniform(0.2, 0.5) * w // 8)
+        ay = int(rng.uniform(0.15, 0.35) * h // 8)
+        cv2.ellipse(small, (int(cx), int(cy)), (ax, ay), rng.uniform(0, 180), 0, 360,
+                    float(rng.uniform(0.45, 0.8)), -1)
+    small = cv2.GaussianBlur(small, (0, 0), max(1.0, w / 8 * 0.05))
+    image[:] = (image * cv2.resize(small, (w, h))[..., None]).astype(np.uint8)
+
+
+__all__ = ["CardLabel", "Scene", "render_scene", "READABLE_INDEX_FRACTION", "CARD_CODES"]

@@ -1,0 +1,164 @@
+"""Deck styles: the one place that says how the synthetic decks look.
+
+A style is a small frozen dataclass; add one to ``STYLES`` to extend the
+generator. Styles named in ``TEST_STYLES`` are never used for training scenes,
+so a held-out split can measure how the model copes with a deck it never saw.
+
+>>> style = get_style("classic")
+>>> style.rank_text("Q"), get_style("portugues").rank_text("Q")
+('Q', 'D')
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: Letters printed in the index for the court cards and the ace.
+LETTERS = {
+    "en": {"A": "A", "K": "K", "Q": "Q", "J": "J"},
+    # Portuguese decks: Rei, Dama, Valete (the ace stays A).
+    "pt": {"A": "A", "K": "R", "Q": "D", "J": "V"},
+}
+
+# BGR colours.
+RED = (38, 28, 196)
+DARK_RED = (40, 30, 160)
+BLACK = (28, 26, 24)
+BLUE = (170, 80, 20)
+GREEN = (50, 130, 30)
+ORANGE = (20, 130, 230)
+
+
+@dataclass(frozen=True)
+class DeckStyle:
+    """How one deck looks.
+
+    ``index_scale`` is the rank glyph height as a fraction of the card height
+    (about 0.10 standard, 0.16 jumbo). ``suit_colours`` maps S, H, D, C to BGR.
+    """
+
+    name: str
+    fonts: tuple[str, ...] = ("DejaVuSans-Bold.ttf",)
+    index_scale: float = 0.105
+    letters: str = "en"
+    suit_colours: dict = field(default_factory=lambda: {"S": BLACK, "H": RED, "D": RED, "C": BLACK})
+    pip_variant: int = 0
+    stock: tuple[int, int, int] = (246, 248, 250)
+    border: tuple[int, int, int] | None = None
+    corner_radius: float = 0.055      # of the card width
+    aspect: float = 0.716             # width / height: poker 63x88 mm
+    index_margin: float = 0.035       # of the card height
+    court_split: str = "diagonal"     # or "horizontal"
+    court_palette: int = 0
+    back_pattern: str = "diamonds"
+    back_colour: tuple[int, int, int] = (40, 40, 170)
+    index_suit_scale: float = 0.75    # suit glyph width / rank glyph height
+    condensed: float = 1.0            # horizontal squeeze of the rank glyph
+
+    def rank_text(self, rank: str) -> str:
+        return LETTERS[self.letters].get(rank, rank)
+
+    def colour(self, suit: str) -> tuple[int, int, int]:
+        return self.suit_colours[suit]
+
+
+FOUR_COLOUR = {"S": BLACK, "H": RED, "D": BLUE, "C": GREEN}
+FOUR_COLOUR_EU = {"S": BLACK, "H": RED, "D": ORANGE, "C": GREEN}
+
+STYLES: tuple[DeckStyle, ...] = (
+    DeckStyle("classic"),
+    DeckStyle("portugues", fonts=("DejaVuSerif-Bold.ttf",), letters="pt", stock=(232, 242, 247),
+              back_pattern="lattice", back_colour=(30, 110, 40), court_palette=1, pip_variant=1),
+    DeckStyle("jumbo", index_scale=0.165, fonts=("LiberationSans-Bold.ttf", "DejaVuSans-Bold.ttf"),
+              back_pattern="stripes", back_colour=(150, 60, 20), index_margin=0.03),
+    DeckStyle("four_colour", suit_colours=FOUR_COLOUR, fonts=("DejaVuSansCondensed-Bold.ttf",),
+              back_pattern="dots", back_colour=(30, 30, 150), court_split="horizontal"),
+    DeckStyle("bridge_serif", aspect=0.637, fonts=("LiberationSerif-Bold.ttf", "DejaVuSerif-Bold.ttf"),
+              index_scale=0.095, pip_variant=2, stock=(238, 244, 248), border=(120, 120, 120),
+              back_pattern="diamonds", back_colour=(130, 40, 40), court_palette=2),
+    DeckStyle("pt_jumbo", letters="pt", index_scale=0.15, fonts=("DejaVuSans-Bold.ttf",),
+              suit_colours={"S": BLACK, "H": DARK_RED, "D": DARK_RED, "C": BLACK}, stock=(225, 238, 245),
+              back_pattern="lattice", back_colour=(40, 40, 140), pip_variant=1, court_palette=1),
+    DeckStyle("narrow_mono", fonts=("DejaVuSansMono-Bold.ttf",), condensed=0.8, index_scale=0.11,
+              pip_variant=2, back_pattern="stripes", back_colour=(60, 60, 60), border=(60, 60, 180)),
+    DeckStyle("casino", fonts=("LiberationSansNarrow-Bold.ttf", "DejaVuSansCondensed-Bold.ttf"),
+              index_scale=0.14, back_pattern="dots", back_colour=(20, 20, 160), court_palette=2,
+              court_split="horizontal"),
+    # Held out: only for the test split.
+    DeckStyle("test_pt_serif", fonts=("DejaVuSerifCondensed-Bold.ttf", "DejaVuSerif-Bold.ttf"), letters="pt",
+              suit_colours=FOUR_COLOUR_EU, stock=(215, 232, 240), index_scale=0.12, pip_variant=3,
+              back_pattern="diamonds", back_colour=(40, 120, 160), court_palette=3, border=(90, 90, 90)),
+    DeckStyle("test_light_sans", fonts=("DejaVuSans.ttf",), index_scale=0.13, pip_variant=3,
+              stock=(250, 250, 250), back_pattern="lattice", back_colour=(140, 30, 90), court_palette=3,
+              aspect=0.66, court_split="horizontal"),
+)
+
+#: Styles reserved for a held-out test split (never drawn for training scenes).
+TEST_STYLES: tuple[str, ...] = ("test_pt_serif", "test_light_sans")
+TRAIN_STYLES: tuple[str, ...] = tuple(s.name for s in STYLES if s.name not in TEST_STYLES)
+
+_BY_NAME = {s.name: s for s in STYLES}
+
+
+def get_style(name: str | DeckStyle) -> DeckStyle:
+    """The style called ``name`` (a DeckStyle is returned as is)."""
+    if isinstance(name, DeckStyle):
+        return name
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown deck style {name!r}; known: {', '.join(_BY_NAME)}") from None
+
+
+def resolve_styles(styles) -> tuple[DeckStyle, ...]:
+    """None -> training styles; "test" -> held-out styles; else names or DeckStyles."""
+    if styles is None or styles == "train":
+        return tuple(_BY_NAME[n] for n in TRAIN_STYLES)
+    if styles == "test":
+        return tuple(_BY_NAME[n] for n in TEST_STYLES)
+    if styles == "all":
+        return STYLES
+    if isinstance(styles, (str, DeckStyle)):
+        styles = [styles]
+    out = tuple(get_style(s) for s in styles)
+    if not out:
+        raise ValueError("styles: empty list")
+    return out
+
+
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"))
+
+
+@functools.lru_cache(maxsize=None)
+def _font_index() -> dict[str, str]:
+    """File name -> path of every TrueType font on the machine."""
+    found: dict[str, str] = {}
+    dirs = list(_FONT_DIRS)
+    try:  # matplotlib ships DejaVu; use it when the system has no fonts.
+        import importlib.util
+
+        spec = importlib.util.find_spec("matplotlib")
+        if spec and spec.origin:
+            dirs.append(str(Path(spec.origin).parent / "mpl-data" / "fonts" / "ttf"))
+    except Exception:  # pragma: no cover - optional
+        pass
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        for root, _, files in os.walk(d):
+            for f in files:
+                if f.lower().endswith((".ttf", ".otf")):
+                    found.setdefault(f, os.path.join(root, f))
+    return found
+
+
+def find_font(candidates: tuple[str, ...]) -> str | None:
+    """Path of the first candidate font present, else any bold sans, else None."""
+    idx = _font_index()
+    for name in candidates + ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf"):
+        if name in idx:
+            return idx[name]
+    return next(iter(sorted(idx.values())), None)

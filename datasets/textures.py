@@ -1,0 +1,108 @@
+"""Procedural table-top textures: wood, formica, felt, tablecloth, marble, plain paint.
+
+Each texture is a pure function of (kind, variant), cached, so scenes stay
+deterministic whatever the cache already holds.
+
+>>> t = table_texture("wood", 0)
+>>> t.shape, t.dtype
+((768, 768, 3), dtype('uint8'))
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+SIZE = 768
+KINDS = ("wood", "formica", "felt", "cloth_check", "cloth_stripes", "marble", "plain", "cork")
+VARIANTS = 6
+
+
+def _noise(rng: np.random.Generator, size: int, scale: int) -> np.ndarray:
+    """Smooth value noise in [0, 1]: random grid upsampled with a cubic filter."""
+    g = max(2, size // scale)
+    small = rng.random((g, g), dtype=np.float32)
+    return cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+
+
+def _fractal(rng, size, scales=(192, 64, 16, 4)) -> np.ndarray:
+    out = np.zeros((size, size), np.float32)
+    amp, tot = 1.0, 0.0
+    for s in scales:
+        out += amp * _noise(rng, size, s)
+        tot += amp
+        amp *= 0.5
+    return out / tot
+
+
+def _colourise(v: np.ndarray, dark, light) -> np.ndarray:
+    d, l = np.asarray(dark, np.float32), np.asarray(light, np.float32)
+    return (d + (l - d) * v[..., None]).clip(0, 255).astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=64)
+def table_texture(kind: str, variant: int) -> np.ndarray:
+    """(SIZE, SIZE, 3) BGR texture; read-only."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown table texture {kind!r}; known: {', '.join(KINDS)}")
+    rng = np.random.default_rng([KINDS.index(kind), variant, 7])
+    n = SIZE
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    if kind == "wood":
+        warp = _fractal(rng, n, (256, 64)) * 40
+        freq = rng.uniform(0.05, 0.12)
+        rings = np.sin((yy + warp + 3 * _noise(rng, n, 8)) * freq + xx * 0.003) * 0.5 + 0.5
+        grain = _noise(rng, n, 2) * 0.25
+        v = (rings ** 1.5) * 0.6 + grain + _fractal(rng, n, (128, 32)) * 0.25
+        pal = [((20, 45, 90), (70, 120, 180)), ((15, 30, 60), (45, 80, 120)), ((60, 100, 150), (140, 180, 215)),
+               ((30, 50, 70), (90, 120, 150))][variant % 4]
+        img = _colourise(v.clip(0, 1), *pal)
+        # Plank joints.
+        pw = int(rng.integers(110, 260))
+        for x in range(int(rng.integers(0, pw)), n, pw):
+            img[:, x:x + 2] = (img[:, x:x + 2] * 0.55).astype(np.uint8)
+    elif kind == "formica":
+        base = [(210, 215, 220), (140, 170, 200), (170, 185, 150), (60, 60, 65), (200, 200, 200), (90, 120, 160)][variant]
+        v = _noise(rng, n, 1) * 0.25 + _fractal(rng, n, (128, 32)) * 0.1
+        img = _colourise(v, np.asarray(base) * 0.85, np.asarray(base) * 1.1)
+        specks = rng.random((n, n)) < 0.01
+        img[specks] = (img[specks] * 0.7).astype(np.uint8)
+    elif kind == "felt":
+        base = [(40, 100, 20), (30, 70, 20), (90, 40, 30), (40, 40, 110), (70, 70, 70), (40, 90, 60)][variant]
+        v = _noise(rng, n, 1) * 0.5 + _fractal(rng, n, (64, 16)) * 0.5
+        img = _colourise(v, np.asarray(base) * 0.75, np.asarray(base) * 1.25)
+    elif kind == "cloth_check":
+        p = int(rng.integers(24, 70))
+        a = ((xx // p) % 2) + ((yy // p) % 2)
+        cols = [((230, 230, 235), (60, 60, 200)), ((235, 235, 235), (150, 80, 40)), ((220, 235, 240), (40, 120, 40)),
+                ((230, 230, 230), (30, 30, 150)), ((200, 220, 230), (120, 60, 120)), ((235, 240, 240), (40, 40, 40))][variant]
+        c0, c1 = np.asarray(cols[0], np.float32), np.asarray(cols[1], np.float32)
+        img = (c0 + (c1 - c0) * (a[..., None] / 2.0))
+        weave = (np.sin(xx * 2.2) * np.sin(yy * 2.2))[..., None] * 8
+        img = (img + weave).clip(0, 255).astype(np.uint8)
+    elif kind == "cloth_stripes":
+        p = int(rng.integers(30, 90))
+        s = ((xx + yy * rng.uniform(-0.2, 0.2)) % p) < p * rng.uniform(0.2, 0.5)
+        base = np.asarray([(230, 235, 235), (200, 220, 240), (230, 225, 210)][variant % 3], np.float32)
+        stripe = np.asarray([(50, 50, 180), (160, 90, 40), (40, 140, 60), (30, 150, 220)][variant % 4], np.float32)
+        img = np.where(s[..., None], stripe, base) + (_noise(rng, n, 1)[..., None] - 0.5) * 12
+        img = img.clip(0, 255).astype(np.uint8)
+    elif kind == "marble":
+        t = _fractal(rng, n, (256, 96, 32, 8))
+        veins = np.abs(np.sin((xx * 0.01 + yy * 0.006 + t * 6.0) * np.pi)) ** 0.3
+        base = [((200, 200, 205), (245, 245, 248)), ((60, 60, 65), (120, 120, 125)),
+                ((170, 190, 205), (225, 235, 245)), ((120, 140, 110), (200, 215, 200))][variant % 4]
+        img = _colourise(veins, *base)
+    elif kind == "cork":
+        v = _noise(rng, n, 2) * 0.6 + _noise(rng, n, 6) * 0.4
+        img = _colourise(v, (60, 110, 160), (120, 170, 215))
+    else:  # plain painted table
+        base = np.asarray([(235, 235, 235), (50, 50, 55), (120, 90, 60), (60, 80, 120), (180, 200, 215), (100, 130, 110)][variant],
+                          np.float32)
+        v = _fractal(rng, n, (256, 64, 8))
+        img = (base * (0.9 + 0.15 * v[..., None])).clip(0, 255).astype(np.uint8)
+    img = np.ascontiguousarray(img)
+    img.setflags(write=False)
+    return img
