@@ -96,7 +96,7 @@ class Hand:
 
     __slots__ = ("rules", "dealer", "trump_card", "trump", "leader", "decisions", "plays",
                  "tricks", "_cur", "_cur_leader", "_seen", "_open", "renuncias",
-                 "seat_mismatches", "_decided_by", "_trump_card_played")
+                 "seat_mismatches", "_decided_by", "_trump_card_played", "_proving", "_strength")
 
     def __init__(self, rules: Rules, dealer: int, trump_card: Card, leader: int | None = None,
                  decisions: dict[tuple[int, int], bool] | None = None) -> None:
@@ -120,6 +120,9 @@ class Hand:
         self._seen: set[int] = set()
         # seat -> list of (trick, led suit index, kind) revokes not yet proven
         self._open: list[list[tuple[int, int, str]]] = [[], [], [], []]
+        # seat -> suit indices whose play would prove one of its open revokes
+        self._proving: list[set[int]] = [set(), set(), set(), set()]
+        self._strength = rules.strength
         self.renuncias: list[Renuncia] = []
         self.seat_mismatches: list[SeatMismatch] = []
         self._decided_by: Renuncia | None = None
@@ -206,14 +209,14 @@ class Hand:
     # -- the one way to change it ------------------------------------------
     def play(self, card: Card, seat: int | None = None, t: float | None = None) -> None:
         """Record ``card`` hitting the table. ``seat`` is who the camera saw play it."""
-        rules = self.rules
         n = len(self.plays)
         if n >= 40:
             raise PlayError("more than 40 plays in a hand")
         idx = card.index
-        if not rules.strength[idx]:
+        if not self._strength[idx]:
             raise PlayError(f"{card} is not in the Sueca deck")
-        if idx in self._seen:
+        seen = self._seen
+        if idx in seen:
             raise PlayError(f"{card} was already played in this hand")
         cur = self._cur
         expected = (self._cur_leader + len(cur)) % 4
@@ -224,29 +227,39 @@ class Hand:
             self._trump_card_played = True
         if seat is not None and seat != expected:
             self.seat_mismatches.append(SeatMismatch(n, expected, seat))
-        self._seen.add(idx)
+        seen.add(idx)
         self.plays.append((card, expected, t))
-        tnum = len(self.tricks)
         suit_i = card._suit_index
-        trump_i = self.trump_card._suit_index
-        opened = self._open[expected]
-        if opened:
-            self._prove(expected, suit_i, trump_i, card, n, tnum)
+        if suit_i in self._proving[expected]:
+            self._prove(expected, suit_i, card, n)
         if cur:
             led_i = cur[0]._suit_index
             if suit_i != led_i:
-                opened.append((tnum, led_i, "follow"))
-                if led_i == trump_i and expected == self.dealer and not self._trump_card_played:
-                    self._prove(expected, led_i, trump_i, self.trump_card, n, tnum)
-                elif rules.forced_trump and suit_i != trump_i and led_i != trump_i:
-                    opened.append((tnum, led_i, "trump"))
-                    if expected == self.dealer and not self._trump_card_played:
-                        self._prove(expected, trump_i, trump_i, self.trump_card, n, tnum)
+                self._open_revoke(expected, suit_i, led_i, n)
         cur.append(card)
         if len(cur) == 4:
             self._close_trick()
 
-    def _prove(self, seat: int, suit_i: int, trump_i: int, card: Card, play: int, tnum: int) -> None:
+    def _open_revoke(self, seat: int, suit_i: int, led_i: int, n: int) -> None:
+        trump_i = self.trump_card._suit_index
+        opened = self._open[seat]
+        proving = self._proving[seat]
+        tnum = len(self.tricks)
+        opened.append((tnum, led_i, "follow"))
+        proving.add(led_i)
+        dealer_holds_trump = seat == self.dealer and not self._trump_card_played
+        if led_i == trump_i:
+            if dealer_holds_trump:
+                self._prove(seat, led_i, self.trump_card, n)
+        elif self.rules.forced_trump and suit_i != trump_i:
+            opened.append((tnum, led_i, "trump"))
+            proving.add(trump_i)
+            if dealer_holds_trump:
+                self._prove(seat, trump_i, self.trump_card, n)
+
+    def _prove(self, seat: int, suit_i: int, card: Card, play: int) -> None:
+        trump_i = self.trump_card._suit_index
+        tnum = len(self.tricks)
         opened = self._open[seat]
         proven_tricks = set()
         for trick, led_i, kind in opened:
@@ -258,13 +271,13 @@ class Hand:
                 if self._decided_by is None and (self.rules.renuncia == "auto"
                                                  or self.decisions.get((seat, trick))):
                     self._decided_by = r
-        if proven_tricks:
-            # one result per revoke: a trick proven by one kind drops its other candidate
-            opened[:] = [e for e in opened if e[0] not in proven_tricks]
+        # one result per revoke: a trick proven by one kind drops its other candidate
+        opened[:] = [e for e in opened if e[0] not in proven_tricks]
+        self._proving[seat] = {e[1] if e[2] == "follow" else trump_i for e in opened}
 
     def _close_trick(self) -> None:
         cur = self._cur
-        strength = self.rules.strength
+        strength = self._strength
         trump_i = self.trump_card._suit_index
         led_i = cur[0]._suit_index
         best = 0

@@ -116,6 +116,7 @@ def _parse_plays(plays_raw: list, h: int) -> list[Play]:
     # Fast paths for well-formed plays (scoring many records is a hot path);
     # anything unusual goes through _parse_play, which names the problem.
     get = _BY_CODE.get
+    new = tuple.__new__
     plays = []
     append = plays.append
     for i, p in enumerate(plays_raw):
@@ -123,14 +124,16 @@ def _parse_plays(plays_raw: list, h: int) -> list[Play]:
         if tp is str:
             card = get(p)
             if card is not None:
-                append(Play(card))
+                append(new(Play, (card, None, None)))
                 continue
-        elif tp is dict and p.keys() <= _PLAY_KEYS:
+        elif tp is dict:
             code, seat, t = p.get("card"), p.get("seat"), p.get("t")
+            known = (code is not None) + (seat is not None) + (t is not None)
             card = get(code) if type(code) is str else None
-            if (card is not None and (seat is None or (type(seat) is int and seat in _SEATS))
+            if (len(p) == known and card is not None
+                    and (seat is None or (type(seat) is int and seat in _SEATS))
                     and (t is None or ((type(t) is float or type(t) is int) and 0 <= t < 1e12))):
-                append(Play(card, seat, None if t is None else float(t)))
+                append(new(Play, (card, seat, None if t is None else float(t))))
                 continue
         append(_parse_play(p, h, i))
     return plays
