@@ -175,3 +175,37 @@ def test_tie_bonus_is_cumulative_and_goes_to_the_next_decided_hand():
 def test_incomplete_hand_scores_nothing_yet():
     h = play_all(new_hand(), T0)
     assert h.result().riscos == (0, 0) and h.result().outcome == "in_progress"
+
+
+@pytest.mark.parametrize("points,riscos", [((75, 45), (2, 0)), ((45, 75), (0, 2)), ((95, 25), (3, 0))])
+def test_seed_example_next_hand_after_a_tie_is_worth_one_more(points, riscos):
+    # English seed: after a 60-60 tie the winners of the next hand score two games
+    # for 61-90 points and three for 91 or more.
+    rules = Rules(tie="next_hand_bonus")
+    tie = score_hand(rules, (60, 60), (5, 5), True)
+    assert score_hand(rules, points, (6, 4), True, bonus=tie.bonus_after).riscos == riscos
+
+
+def test_match_carries_the_tie_bonus_across_hands():
+    import random as _r
+    from sueca.engine import HandRecord, MatchRecord, random_hand
+    rules = Rules(tie="next_hand_bonus", target=10)
+    rng = _r.Random(0)
+    hands, results = [], []
+    # search random hands until a tie appears, then add a decided one after it
+    while not any(r.outcome == "tie" for r in results[:-1]) or results[-1].outcome in ("tie",):
+        hands.append(random_hand(rng, rules, len(hands) % 4))
+        m = Match(MatchRecord(rules, tuple(hands)))
+        if m.winner is not None:
+            hands, results = [], []
+            continue
+        results = m.results
+    last = results[-1]
+    ties_before = 0
+    for r in reversed(results[:-1]):
+        if r.outcome != "tie":
+            break
+        ties_before += 1
+    assert last.bonus_used == ties_before >= 1
+    assert last.riscos[last.winner] == {"points": 0, "capote": 4, "pente": 4, "renuncia": 4}.get(last.outcome, 0) \
+        + ties_before + (0 if last.outcome != "points" else (1 if max(m.hands[-1].points) <= 90 else 2))
