@@ -90,12 +90,22 @@ class Camera:
         if self.k1 == 0 and self.k2 == 0:
             return None
         w, h = self.size
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        # The maps are smooth: compute them on a coarse grid and upsample (much cheaper).
+        # cv2.resize maps output pixel x to input (x + 0.5) / 8 - 0.5, so coarse sample i sits
+        # at 8 * i + 3.5; one extra cell on each side keeps the borders exact.
+        gw, gh = w // 8 + 3, h // 8 + 3
+        xs = (8 * (np.arange(gw) - 1) + 3.5).astype(np.float32)
+        ys = (8 * (np.arange(gh) - 1) + 3.5).astype(np.float32)
+        xx, yy = np.meshgrid(xs, ys)
         cx, cy, n = w / 2, h / 2, self.norm
         dx, dy = (xx - cx) / n, (yy - cy) / n
         r2 = dx * dx + dy * dy
         s = 1 + self.k1 * r2 + self.k2 * r2 * r2
-        return (dx * s * n + cx).astype(np.float32), (dy * s * n + cy).astype(np.float32)
+        mx, my = (dx * s * n + cx).astype(np.float32), (dy * s * n + cy).astype(np.float32)
+        big = gw * 8, gh * 8
+        mx = cv2.resize(mx, big, interpolation=cv2.INTER_LINEAR)[8:8 + h, 8:8 + w]
+        my = cv2.resize(my, big, interpolation=cv2.INTER_LINEAR)[8:8 + h, 8:8 + w]
+        return np.ascontiguousarray(mx), np.ascontiguousarray(my)
 
     def apply_distortion(self, img: np.ndarray, maps=None, nearest: bool = False) -> np.ndarray:
         maps = maps if maps is not None else self.remap_maps()
@@ -146,19 +156,22 @@ def warp_sprite(dst: np.ndarray, sprite: np.ndarray, M: np.ndarray, idmap: np.nd
 def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Light colour, gradient, low light + sensor noise, defocus, JPEG artefacts."""
     h, w = img.shape[:2]
-    f = img.astype(np.float32)
     # Colour temperature: warm (tungsten) to cold (daylight/fluorescent).
     temp = rng.uniform(-1, 1) * strength
     gain = np.array([1 - 0.18 * temp, 1.0, 1 + 0.15 * temp], np.float32) * rng.uniform(0.95, 1.05, 3)
     # Smooth light gradient: a low-res random field upsampled.
     g = rng.uniform(0.55, 1.2, (3, 3)).astype(np.float32)
-    field = cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
     bright = rng.uniform(0.45, 1.15) if rng.random() < 0.25 else rng.uniform(0.8, 1.15)
-    f *= (field * bright)[..., None] * gain
-    # Sensor noise, stronger in low light.
+    field = (g[..., None] * (gain * bright)).astype(np.float32)
+    field = cv2.resize(field, (w, h), interpolation=cv2.INTER_CUBIC)
+    f = cv2.multiply(img.astype(np.float32), field)
+    # Sensor noise, stronger in low light (cv2.randn: deterministic from a seed drawn from rng).
     sigma = rng.uniform(1, 4) + (10 if bright < 0.65 else 0) * rng.random()
-    f += rng.normal(0, sigma, (h, w, 1)).astype(np.float32) + rng.normal(0, sigma * 0.4, (h, w, 3)).astype(np.float32)
-    out = f.clip(0, 255).astype(np.uint8)
+    cv2.setRNGSeed(int(rng.integers(2 ** 31)))
+    noise = np.empty((h, w), np.float32)
+    cv2.randn(noise, 0.0, float(sigma))
+    f = cv2.add(f, cv2.merge([noise, noise, noise]))
+    out = np.clip(f, 0, 255, out=f).astype(np.uint8)
     if rng.random() < 0.3:
         k = int(rng.choice([3, 5]))
         out = cv2.GaussianBlur(out, (k, k), 0)

@@ -1,0 +1,95 @@
+"""``sueca dataset build|preview|game``: synthetic training data and whole-game videos."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _size(text: str) -> tuple[int, int]:
+    """"640" -> (640, 640); "1280x960" -> (1280, 960)."""
+    try:
+        if "x" in text.lower():
+            w, h = text.lower().split("x")
+            size = (int(w), int(h))
+        else:
+            size = (int(text), int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad size {text!r}: expected N or WxH, e.g. 640 or 1280x960") from None
+    if min(size) < 32 or max(size) > 8192:
+        raise argparse.ArgumentTypeError(f"bad size {text!r}: each side must be 32..8192 pixels")
+    return size
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("dataset", help="dados sintéticos de treino e vídeos de jogos / synthetic data",
+                       description="Gera dados sintéticos: imagens de mesa com cartas, etiquetas e vídeos de "
+                                   "jogos inteiros. Synthetic table photos with labels and whole-game videos.")
+    dsub = p.add_subparsers(dest="dataset_command", metavar="ACTION")
+
+    b = dsub.add_parser("build", help="ultralytics OBB dataset / conjunto de dados para treino")
+    b.add_argument("--out", required=True, help="output folder / pasta de saída")
+    b.add_argument("--images", type=int, required=True, help="number of train+val images")
+    b.add_argument("--seed", type=int, default=0, help="random seed (same seed, same dataset)")
+    b.add_argument("--size", type=_size, default=(640, 640), help="image size N or WxH (default 640)")
+    b.add_argument("--test-images", type=int, default=0,
+                   help="extra held-out images in TEST_STYLES decks, written to images/test")
+    b.add_argument("--workers", type=int, default=None, help="processes (default: all cores; 1 = no pool)")
+    b.add_argument("--quiet", action="store_true", help="no progress bar")
+    b.set_defaults(func=_build)
+
+    v = dsub.add_parser("preview", help="contact sheet PNG with labels drawn / folha de contacto")
+    v.add_argument("dir", help="dataset folder written by 'sueca dataset build'")
+    v.add_argument("--out", default=None, help="PNG path (default DIR/preview.png)")
+    v.add_argument("-n", type=int, default=16, help="number of images (default 16)")
+    v.set_defaults(func=_preview)
+
+    g = dsub.add_parser("game", help="render a whole random game as an overhead video / vídeo de um jogo")
+    g.add_argument("--out", required=True, help="output folder: video.mp4, calibration.json, truth.json")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    g.add_argument("--fps", type=float, default=10.0)
+    g.add_argument("--renuncias", type=int, default=0, help="renúncias to inject (illegal plays)")
+    g.add_argument("--size", type=_size, default=(1280, 960), help="video size WxH (default 1280x960)")
+    g.add_argument("--clockwise", action="store_true", help="seats in clockwise order (default counter-clockwise)")
+    g.add_argument("--quiet", action="store_true", help="no progress bar")
+    g.set_defaults(func=_game)
+
+    p.set_defaults(func=lambda args: (p.print_help(), 0)[1])
+
+
+def _build(args: argparse.Namespace) -> int:
+    from sueca.datasets.build import build_dataset
+
+    if args.images < 1:
+        print(f"sueca dataset build: --images must be >= 1, got {args.images}", file=sys.stderr)
+        return 2
+    summary = build_dataset(args.out, args.images, seed=args.seed, size=args.size, test_images=args.test_images,
+                            workers=args.workers, progress=not args.quiet)
+    print(json.dumps(summary))
+    return 0
+
+
+def _preview(args: argparse.Namespace) -> int:
+    from sueca.datasets.preview import contact_sheet
+
+    try:
+        path = contact_sheet(args.dir, args.out, n=args.n)
+    except (FileNotFoundError, ValueError) as e:
+        print(f"sueca dataset preview: {e}", file=sys.stderr)
+        return 2
+    print(path)
+    return 0
+
+
+def _game(args: argparse.Namespace) -> int:
+    from sueca.datasets.game import render_game
+
+    if args.hands < 1 or args.fps <= 0 or args.renuncias < 0:
+        print("sueca dataset game: --hands >= 1, --fps > 0 and --renuncias >= 0 please", file=sys.stderr)
+        return 2
+    paths = render_game(args.out, seed=args.seed, hands=args.hands, fps=args.fps, renuncias=args.renuncias,
+                        size=args.size, clockwise=args.clockwise, progress=not args.quiet)
+    print(json.dumps({k: str(v) for k, v in paths.items()}))
+    return 0
