@@ -15,6 +15,7 @@ import sys
 COMMAND_MODULES = (
     "sueca.commands.score",
     "sueca.commands.calibrate",
+    "sueca.commands.dataset",
 )
 
 
