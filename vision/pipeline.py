@@ -1,0 +1,242 @@
+"""Frames in, the game record out: source -> recognizer -> play events -> engine.
+
+``Pipeline`` pulls frames from a source, recognizes the cards on each, turns
+them into events (:class:`~sueca.vision.play_events.PlayDetector`), and keeps
+the game record up to date with the rules engine, which also says whose turn
+it is (the play detector weighs the seat it sees against that).
+
+>>> from sueca.vision.pipeline import Pipeline                    # doctest: +SKIP
+>>> pipe = Pipeline(open_source("game.mp4"), load_recognizer(), calibration)
+>>> for event in pipe:                                             # PlayEvent, TrumpSeen, ...
+...     print(event)
+>>> pipe.record_json()                                             # interfaces.md game record
+
+Any iterable of frames with ``image``, ``t`` and ``index`` works as a source
+and any callable ``image -> CardDetections`` as a recognizer, so the
+simulated table of :mod:`sueca.vision.simtable` drives it in tests.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+import numpy as np
+
+from sueca.engine import Card, Hand, MatchRecord, PlayError, Rules
+
+from .events import PlayEvent, SourceStatus, TrickCleared, TrumpSeen
+from .play_events import PlayConfig, PlayDetector
+
+log = logging.getLogger("sueca.vision.pipeline")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What ``on_progress`` receives: frames done, processing rate, source time, plays."""
+
+    frames: int
+    fps: float
+    t: float
+    plays: int
+    hands: int
+    elapsed: float
+
+
+class Pipeline:
+    """Iterate it for events; ``record`` / ``record_json()`` hold the game so far.
+
+    ``dealer``/``trump`` set the first hand when the camera cannot see the
+    turned card; ``set_trump`` does the same at any time (the dashboard).
+    ``on_event`` (e.g. a server's live feed) and ``on_progress`` are optional
+    callbacks; ``status_every_s`` paces ``SourceStatus`` events (wall clock).
+    """
+
+    def __init__(self, source: Iterable, recognizer: Callable, calibration, rules: Rules | None = None,
+                 *, dealer: int | None = None, trump: str | None = None,
+                 config: PlayConfig | None = None, on_event: Callable | None = None,
+                 on_progress: Callable[[Progress], None] | None = None, progress_every_s: float = 1.0,
+                 status_every_s: float = 2.0, model_name: str = "", clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.source = source
+        self.recognizer = recognizer
+        self.calibration = calibration
+        self.rules = rules or Rules()
+        self.detector = PlayDetector(calibration, config)
+        self.on_event = on_event
+        self.on_progress = on_progress
+        self.progress_every_s = progress_every_s
+        self.status_every_s = status_every_s
+        self.model_name = model_name
+        self._clock = clock
+        self.record = MatchRecord(self.rules)
+        self.finished_records: list[MatchRecord] = []   # earlier matches when one was won
+        self._hand: Hand | None = None
+        self._pending: list[PlayEvent] = []             # plays waiting for a dealer and trump
+        self._pending_dealer: int | None = None
+        self._flags: dict[tuple[int, int], dict] = {}    # (hand, play) -> extra JSON (uncertain)
+        self.rejected: list[tuple[PlayEvent, str]] = []  # impossible plays, reported, never scored
+        self.events: list = []
+        self.emitted: dict[tuple[int, int], float] = {}  # (hand, play) -> source time of its event
+        self._now_t = 0.0
+        self._emit_t: dict[int, float] = {}
+        self.frames = 0
+        self.plays = 0
+        self._scaled = False
+        if (dealer is None) != (trump is None):
+            raise ValueError("Pipeline: give both dealer and trump, or neither")
+        if dealer is not None:
+            self.set_trump(int(dealer), str(trump))
+
+    # -- outside corrections ----------------------------------------------
+    def set_trump(self, dealer: int, trump: str) -> None:
+        """Dealer and trump of the hand waiting for them (or of a new hand)."""
+        card = Card.parse(trump)
+        self._start_hand(dealer, card)
+        self.detector.set_trump(card.code, dealer)
+
+    @property
+    def turn(self) -> int | None:
+        return self._hand.turn if self._hand is not None else None
+
+    # -- the loop -------------------------------------------------------------
+    def __iter__(self) -> Iterator:
+        start = self._clock()
+        last_progress = last_status = start
+        t = 0.0
+        for frame in self.source:
+            image, t, index = frame.image, float(frame.t), int(frame.index)
+            if not self._scaled and isinstance(image, np.ndarray) and hasattr(self.calibration, "scaled"):
+                # a calibration made on frames of another size still applies
+                self.calibration = self.calibration.scaled((image.shape[1], image.shape[0]))
+                self.detector.calibration = self.calibration
+                self._scaled = True
+            self._now_t = t
+            dets = self.recognizer(image)
+            out = self.detector.update(dets, t, index, turn=self.turn,
+                                       image=image if isinstance(image, np.ndarray) else None)
+            self.frames += 1
+            for ev in out:
+                self._apply(ev)
+                yield ev
+            now = self._clock()
+            if self.on_progress and now - last_progress >= self.progress_every_s:
+                last_progress = now
+                self.on_progress(self.progress(now - start, t))
+            if now - last_status >= self.status_every_s:
+                last_status = now
+                ev = self._status(now - start, t)
+                self._emit(ev)
+                yield ev
+        if self.on_progress:
+            self.on_progress(self.progress(self._clock() - start, t))
+
+    def run(self) -> MatchRecord:
+        """Process the whole source; returns the record."""
+        for _ in self:
+            pass
+        return self.record
+
+    def progress(self, elapsed: float, t: float) -> Progress:
+        return Progress(self.frames, self.frames / elapsed if elapsed > 0 else 0.0, t, self.plays,
+                        len(self.record.hands), elapsed)
+
+    def _status(self, elapsed: float, t: float) -> SourceStatus:
+        st = getattr(self.source, "status", None)
+        if st is not None and hasattr(st, "to_event"):
+            return st.to_event(model=self.model_name, t=t)
+        fps = self.frames / elapsed if elapsed > 0 else 0.0
+        return SourceStatus(connected=True, fps=fps, frames=self.frames, model=self.model_name, t=t)
+
+    # -- the engine side --------------------------------------------------------
+    def _emit(self, ev) -> None:
+        self.events.append(ev) if not isinstance(ev, SourceStatus) else None
+        if self.on_event is not None:
+            self.on_event(ev)
+
+    def _apply(self, ev) -> None:
+        self._emit(ev)
+        if isinstance(ev, TrumpSeen):
+            if self._hand is not None and self._hand.plays and not self._hand.all_played:
+                # the play detector saw the table start a new hand: trust it, say so
+                log.warning("hand %d ends with %d plays: new trump %s beside seat %s",
+                            len(self.record.hands) - 1, len(self._hand.plays), ev.card, ev.seat)
+            self._start_hand(ev.seat, Card.parse(ev.card))
+        elif isinstance(ev, PlayEvent):
+            self.plays += 1
+            self._emit_t[id(ev)] = self._now_t
+            if self._hand is None or self._hand.all_played:
+                self._pending.append(ev)
+            else:
+                self._add_play(ev)
+
+    def _start_hand(self, dealer: int, trump: Card) -> None:
+        if self._hand is not None and not self._hand.plays:
+            # the hand that was waiting gets its dealer and trump
+            h = len(self.record.hands) - 1
+            self.record = self.record.set_dealer(h, dealer).set_trump(h, trump)
+        else:
+            if self._winner() is not None:
+                self.finished_records.append(self.record)
+                self.record = MatchRecord(self.rules)
+                self._flags = {}
+            self.record = self.record.new_hand(dealer, trump)
+        self._hand = Hand(self.rules, dealer, trump)
+        pending, self._pending = self._pending, []
+        for ev in pending:
+            self._add_play(ev)
+
+    def _winner(self) -> int | None:
+        from sueca.engine import Match
+
+        try:
+            return Match(self.record).winner
+        except Exception:  # a record the engine rejects has no winner to speak of
+            return None
+
+    def _add_play(self, ev: PlayEvent) -> None:
+        hand = self._hand
+        assert hand is not None
+        try:
+            card = Card.parse(ev.card)
+            hand.play(card, ev.seat, ev.t)
+        except (ValueError, PlayError) as e:
+            # an impossible play (a card outside the deck, seen twice, an unreadable
+            # uncertain card) cannot enter the record; it is kept for the referee
+            self.rejected.append((ev, str(e)))
+            log.warning("play %s at t=%.2f not recorded: %s", ev.card or "?", ev.t, e)
+            return
+        self.record = self.record.add_play(card, ev.seat, round(ev.t, 3))
+        key = (len(self.record.hands) - 1, len(self.record.hands[-1].plays) - 1)
+        self.emitted[key] = self._emit_t.pop(id(ev), self._now_t)
+        if ev.uncertain:
+            self._flags[key] = {"uncertain": True, "confidence": ev.confidence}
+
+    def record_json(self) -> dict:
+        """The game record of ``interfaces.md``; uncertain plays carry ``"uncertain": true``."""
+        out = self.record.to_json()
+        for (h, i), extra in self._flags.items():
+            p = out["hands"][h]["plays"][i]
+            if isinstance(p, str):
+                p = {"card": p}
+            p.update(extra)
+            out["hands"][h]["plays"][i] = p
+        return out
+
+    def records_json(self) -> list[dict]:
+        """Every match seen, in order (a new one starts after a match is won)."""
+        if not self.finished_records:
+            return [self.record_json()]
+        out = []
+        flags, self._flags = self._flags, {}
+        for rec in self.finished_records:
+            out.append(rec.to_json())
+        self._flags = flags
+        out.append(self.record_json())
+        return out
+
+    @property
+    def trick_cleared_count(self) -> int:
+        return sum(isinstance(e, TrickCleared) for e in self.events)

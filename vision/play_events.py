@@ -1,0 +1,316 @@
+"""From card tracks to what happened on the table: plays, the trump, swept tricks.
+
+A play is a NEW card that came to rest in the play area, seen whole, with a
+settled identity. Its seat is where the card came from (the table sector where
+its track first appeared, else where it lies), weighed against whose turn it
+is: evidence close to the expected seat is read as that seat, evidence clearly
+elsewhere is reported as what it is (the engine flags the mismatch); a card is
+never silently re-seated. An identity that never settles gives a play marked
+``uncertain``, never a guess.
+
+>>> from sueca.vision.play_events import PlayDetector
+>>> # PlayDetector(calibration).update(detections, t, frame_index, turn=0, image=frame)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from .detections import UNREADABLE, CardDetections
+from .events import PlayEvent, TrickCleared, TrumpSeen
+from .tracker import CardTracker, TrackerConfig, TrackView
+
+
+class TableGeometry(Protocol):
+    """What the play detector needs from a calibration (``sueca.vision.geometry.Calibration``)."""
+
+    def seat_of(self, point) -> tuple[int, float]: ...
+
+    def is_in_play_area(self, point) -> bool: ...
+
+
+@dataclass(frozen=True)
+class PlayConfig:
+    """Tuning of :class:`PlayDetector`; times in seconds, distances in card diagonals."""
+
+    rest_s: float = 0.2            # a card still this long has come to rest
+    rest_tol: float = 0.08         # how much a resting card's centre may wander (jitter)
+    min_rest_obs: int = 3          # detections inside the rest window
+    full_view: float = 0.75        # box area vs. a whole card's: below it the view is partial
+    uncertain_after_s: float = 2.0  # visible at rest this long without a settled identity
+    clear_s: float = 0.8           # the four cards of a trick gone this long: swept
+    trump_rest_s: float = 0.8      # the turned trump lies still this long beside a seat
+    hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
+    hold_max_s: float = 6.0        # nor one that entered the play area this long ago
+    seat_band_deg: float = 70.0    # evidence this close to the expected seat's angle is that seat
+    snapshot_width: int = 320      # evidence JPEG width in pixels (0: no snapshots)
+    tracker: TrackerConfig = field(default_factory=TrackerConfig)
+
+
+@dataclass
+class _OnTable:
+    card: str
+    track_id: int
+    center: tuple[float, float]
+    last_seen: float
+
+
+def _angle_diff(a: float, b: float) -> float:
+    d = (a - b + math.pi) % (2 * math.pi) - math.pi
+    return abs(math.degrees(d))
+
+
+class PlayDetector:
+    """Turns per-frame detections into :mod:`sueca.vision.events`.
+
+    State kept between frames: the tracker, the cards of the trick on the
+    table, the cards played this hand, the trump of this hand. Feed frames in
+    time order through :meth:`update`; tell it about a trump/dealer set from
+    outside with :meth:`set_trump`.
+    """
+
+    def __init__(self, calibration: TableGeometry, config: PlayConfig | None = None) -> None:
+        self.calibration = calibration
+        self.config = config or PlayConfig()
+        self.tracker = CardTracker(self.config.tracker)
+        self._roles: dict[int, str] = {}         # track id -> "played" | "trump" | "ignored"
+        self._trick: list[_OnTable] = []
+        self._hand_cards: set[str] = set()
+        self._plays_in_hand = 0
+        self._trump: _OnTable | None = None
+        self._trump_played = False
+        self._gone_since: float | None = None
+        self._entered: dict[int, float] = {}     # track id -> first time seen in the play area
+        self._areas: list[float] = []
+        self.notices: list[tuple[float, str]] = []  # things a referee may want to know
+
+    # -- outside knowledge -------------------------------------------------
+    def set_trump(self, card: str, seat: int) -> None:
+        """The dashboard or a CLI flag set this hand's trump card and dealer."""
+        self._trump = _OnTable(card, -1, (math.nan, math.nan), -1.0)
+
+    @property
+    def trick_cards(self) -> tuple[str, ...]:
+        return tuple(e.card for e in self._trick)
+
+    # -- the frame loop -----------------------------------------------------
+    def update(self, detections: CardDetections, t: float, frame_index: int = -1,
+               turn: int | None = None, image: np.ndarray | None = None) -> list:
+        """One frame in, the events it completes out (usually none)."""
+        tracks = self.tracker.update(detections, t)
+        self._learn_card_size(detections)
+        events: list = []
+        visible_trick = set()
+        ready: list[tuple[float, TrackView]] = []
+        waiting: list[float] = []
+        for tr in tracks:
+            role = self._roles.get(tr.id)
+            if role == "played":
+                for e in self._trick:
+                    if e.track_id == tr.id and tr.visible:
+                        e.center, e.last_seen = tr.center, t
+                        if self.calibration.is_in_play_area(tr.center):
+                            visible_trick.add(tr.id)
+                continue
+            if role == "ignored":
+                continue
+            state = self._consider(tr, t, events)
+            if state is None:
+                continue
+            kind, when = state
+            (ready if kind == "ready" else waiting).append((when, tr) if kind == "ready" else when)
+        events[:0] = self._check_sweep(t, visible_trick)
+        # Plays go out in the order the cards came to rest: a card that landed
+        # earlier but is still under a hand holds back the ones after it.
+        ready.sort(key=lambda x: (x[0], x[1].id))
+        hold = min(waiting, default=math.inf)
+        for rest_t, tr in ready:
+            if rest_t > hold:
+                break
+            events.append(self._play(tr, rest_t, t, frame_index, turn, image, events))
+            if turn is not None:
+                turn = (turn + 1) % 4  # a second play in the same frame is the next seat
+        return events
+
+    # -- pieces ------------------------------------------------------------
+    def _learn_card_size(self, dets: CardDetections) -> None:
+        # Whole, readable cards teach the size of a card on this table; a box much
+        # smaller than that is a card partly under a hand.
+        for j, code in enumerate(dets.codes):
+            if code and dets.confidence[j] >= 0.8:
+                x1, y1, x2, y2 = (float(v) for v in dets.xyxy[j])
+                self._areas.append((x2 - x1) * (y2 - y1) if dets.corners is None
+                                   else abs(_shoelace(dets.corners[j])))
+        if len(self._areas) > 400:
+            self._areas = self._areas[-200:]
+
+    def _card_area(self, tr: TrackView) -> float:
+        if len(self._areas) >= 5:
+            return float(np.median(self._areas))
+        return max(o.area for o in tr.history)
+
+    def _rest(self, tr: TrackView, t: float) -> tuple[float, int] | None:
+        """(time it came to rest, observations at rest) when resting, seen whole, now."""
+        cfg = self.config
+        if not tr.visible or not tr.history:
+            return None
+        last = tr.history[-1]
+        tol = cfg.rest_tol * max(last.diag, 1.0)
+        start, count = last.t, 0
+        for o in reversed(tr.history):
+            if math.hypot(o.cx - last.cx, o.cy - last.cy) > tol:
+                break
+            start, count = o.t, count + 1
+        if count < cfg.min_rest_obs or t - start < cfg.rest_s:
+            return None
+        full = cfg.full_view * self._card_area(tr)
+        recent = tr.history[-cfg.min_rest_obs:]
+        if any(o.area < full for o in recent):
+            return None
+        return start, count
+
+    def _consider(self, tr: TrackView, t: float, events: list):
+        """("ready", rest time) for a new card ready to be a play, ("waiting",
+        time it entered the play area) for one that may become a play soon."""
+        cfg = self.config
+        ident = tr.identity
+        # A card of the trick on the table seen again (lifted and put back, or its
+        # track lost under a hand) is the same card, not a new play.
+        if ident:
+            for e in self._trick:
+                if e.card == ident:
+                    self._roles[tr.id] = "played"
+                    e.track_id, e.center, e.last_seen = tr.id, tr.center, t
+                    return None
+            if ident in self._hand_cards:
+                self._roles[tr.id] = "ignored"
+                self.notices.append((t, f"{ident} seen again after it was played"))
+                return None
+        in_play = self.calibration.is_in_play_area(tr.center)
+        if in_play:
+            self._entered.setdefault(tr.id, tr.last_t)
+        entered = self._entered.get(tr.id)
+        rest = self._rest(tr, t)
+        if rest is None:
+            if in_play and t - tr.last_t < cfg.hold_lost_s and t - entered < cfg.hold_max_s:
+                return "waiting", entered
+            return None
+        rest_t, count = rest
+        if not in_play:
+            trump = self._maybe_trump(tr, t, rest_t)
+            if trump is not None:
+                events.append(trump)
+            return None
+        if not ident:
+            if t - rest_t < cfg.uncertain_after_s:
+                return ("waiting", entered) if t - entered < cfg.hold_max_s else None
+            # Still unreadable after resting in plain view: a lost trick card found
+            # again under a hand, or a new card the referee must confirm.
+            for e in self._trick:
+                if math.hypot(e.center[0] - tr.center[0], e.center[1] - tr.center[1]) < 0.5 * tr.diag:
+                    self._roles[tr.id] = "played"
+                    e.track_id = tr.id
+                    return None
+        return "ready", rest_t
+
+    def _play(self, tr: TrackView, rest_t: float, t: float, frame_index: int, turn: int | None,
+              image: np.ndarray | None, events: list) -> PlayEvent:
+        ident = tr.identity
+        if len(self._trick) >= 4:
+            # The next lead while the last trick still lies there: close it first.
+            events.append(TrickCleared(rest_t, self.trick_cards))
+            self._close_trick()
+        card = ident or tr.best
+        seat = self._seat(tr, turn)
+        if self._trump is not None and card == self._trump.card:
+            self._trump_played = True
+        self._roles[tr.id] = "played"
+        self._trick.append(_OnTable(card, tr.id, tr.center, t))
+        if card:
+            self._hand_cards.add(card)
+        self._plays_in_hand += 1
+        return PlayEvent(card=card, seat=seat, t=rest_t, confidence=round(tr.identity_confidence, 4),
+                         uncertain=not ident, frame_index=frame_index,
+                         snapshot_jpeg=self._snapshot(image))
+
+    def _maybe_trump(self, tr: TrackView, t: float, rest_t: float):
+        cfg = self.config
+        if self._trump is not None or not tr.identity or t - rest_t < cfg.trump_rest_s:
+            return None
+        if self._plays_in_hand >= 40:
+            return None
+        seat = _seat_only(self.calibration.seat_of(tr.center))
+        self._trump = _OnTable(tr.identity, tr.id, tr.center, t)
+        self._roles[tr.id] = "trump"
+        return TrumpSeen(card=tr.identity, seat=int(seat), t=rest_t,
+                         confidence=round(tr.identity_confidence, 4))
+
+    def _seat(self, tr: TrackView, turn: int | None) -> int | None:
+        cal = self.calibration
+        # Where the card came from: its first sighting if that was outside the play
+        # area (the player's edge), else where it lies (in front of its player).
+        point = tr.first_center if not cal.is_in_play_area(tr.first_center) else tr.center
+        center = getattr(cal, "center", None)
+        seats = getattr(cal, "seats", None)
+        seen = _seat_only(cal.seat_of(point))
+        if center is None or seats is None or turn is None or seen == turn:
+            return seen
+        cx, cy = float(center[0]), float(center[1])
+        ang = math.atan2(point[1] - cy, point[0] - cx)
+        seat_ang = [math.atan2(float(s[1]) - cy, float(s[0]) - cx) for s in seats]
+        if _angle_diff(ang, seat_ang[turn]) <= self.config.seat_band_deg:
+            return turn  # a crooked throw near the boundary: the expected seat
+        return seen
+
+    def _check_sweep(self, t: float, visible: set[int]) -> list:
+        if len(self._trick) < 4:
+            self._gone_since = None
+            return []
+        if visible:
+            self._gone_since = None
+            return []
+        if self._gone_since is None:
+            self._gone_since = t
+        if t - self._gone_since < self.config.clear_s:
+            return []
+        ev = TrickCleared(self._gone_since, self.trick_cards)
+        self.tracker.drop(e.track_id for e in self._trick)
+        self._close_trick()
+        return [ev]
+
+    def _close_trick(self) -> None:
+        self._trick = []
+        self._gone_since = None
+        if self._plays_in_hand >= 40:
+            self._start_hand()
+
+    def _start_hand(self) -> None:
+        self._hand_cards = set()
+        self._plays_in_hand = 0
+        self._trump = None
+        self._trump_played = False
+
+    def _snapshot(self, image: np.ndarray | None) -> bytes | None:
+        w = self.config.snapshot_width
+        if image is None or w <= 0:
+            return None
+        import cv2
+
+        h = max(1, round(image.shape[0] * w / image.shape[1]))
+        small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        return buf.tobytes() if ok else None
+
+
+def _seat_only(value) -> int:
+    # Calibration.seat_of gives (seat, margin in degrees); a plain int also works.
+    return int(value[0]) if isinstance(value, tuple) else int(value)
+
+
+def _shoelace(poly: np.ndarray) -> float:
+    x, y = poly[:, 0].astype(np.float64), poly[:, 1].astype(np.float64)
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
