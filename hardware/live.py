@@ -187,6 +187,9 @@ class LiveSource(FrameSource):
                 bad_in_row, failures = 0, 0
                 expected_shape = image.shape
                 self._publish(image)
+        except Exception as exc:  # a dead grab thread must at least say why
+            log.exception("%s: grab thread failed", self.spec)
+            self._update(last_error=f"erro interno / internal error: {exc!r}")
         finally:
             self._drop_device()
             self._update(connected=False, finished=True)

@@ -128,7 +128,10 @@ class Backoff:
             raise ValueError(f"Backoff.attempts must be >= 1 or None, got {self.attempts}")
 
     def delay(self, attempt: int) -> float:
-        return float(min(self.initial * self.factor ** attempt, self.maximum))
+        try:
+            return float(min(self.initial * self.factor ** attempt, self.maximum))
+        except OverflowError:  # days of outage: long past the cap
+            return float(self.maximum)
 
 
 def frame_problem(image: object, expected_shape: tuple[int, ...] | None = None) -> str | None:
