@@ -1,0 +1,127 @@
+"""Per-frame card recognition speed: ONNX Runtime vs PyTorch, side by side, one run.
+
+Frames: generated 1280x960 table scenes with 4 to 8 face-up cards. Each
+backend runs in its own process (clean peak memory): ONNX Runtime in this
+interpreter's venv, PyTorch in ``.venv-train`` when it exists.
+
+    .venv/bin/python benchmarks/bench_recognition.py [--frames 30] [--threads N]
+
+Prints, per backend: locator ms, reader ms (crops + CNN + combining), full
+frame ms (median and p90), peak RSS, model files' size; then the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_frames(n: int, seed0: int = 700_000) -> np.ndarray:
+    from sueca.datasets.scene import render_scene
+    from sueca.vision.train_data import is_target
+
+    frames, seed = [], seed0
+    while len(frames) < n:
+        scene = render_scene(seed, (1280, 960), "test")
+        seed += 1
+        if 4 <= sum(is_target(c) for c in scene.cards) <= 8:
+            frames.append(scene.image)
+    return np.stack(frames)
+
+
+def worker(frames_path: str, backend: str, threads: int | None, repeats: int) -> dict:
+    """Time one backend on the saved frames (runs in a child process)."""
+    from sueca.vision.recognizer import load_recognizer
+
+    frames = np.load(frames_path)["frames"]
+    rec = load_recognizer(backend=backend, threads=threads)
+    for f in frames[:3]:  # warm-up: allocations, kernels
+        rec(f)
+    loc_ms, read_ms, tot_ms, ncards = [], [], [], []
+    for _ in range(repeats):
+        for f in frames:
+            t0 = time.perf_counter()
+            located = rec.locator(f)
+            t1 = time.perf_counter()
+            rec.read_quads(f, located.corners)
+            t2 = time.perf_counter()
+            loc_ms.append((t1 - t0) * 1e3)
+            read_ms.append((t2 - t1) * 1e3)
+            t3 = time.perf_counter()
+            dets = rec(f)  # the whole call, as the live pipeline makes it
+            tot_ms.append((time.perf_counter() - t3) * 1e3)
+            ncards.append(len(dets))
+    cfg = rec.config
+    from sueca.vision.recognizer import default_model_dir
+
+    d = default_model_dir()
+    files = [cfg.locator_onnx, cfg.reader_onnx] if backend == "onnx" else [cfg.locator_pt, cfg.reader_pt]
+    size = sum((d / f).stat().st_size for f in files)
+    return {
+        "backend": backend, "frames": len(tot_ms), "cards_per_frame": float(np.mean(ncards)),
+        "locator_ms": float(np.median(loc_ms)), "reader_ms": float(np.median(read_ms)),
+        "total_ms": float(np.median(tot_ms)), "total_p90_ms": float(np.percentile(tot_ms, 90)),
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "model_mb": size / 2**20, "files": files,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--frames", type=int, default=20)
+    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=None, help="inference threads (default: runtime's own)")
+    ap.add_argument("--worker", nargs=2, metavar=("FRAMES_NPZ", "BACKEND"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(args.worker[0], args.worker[1], args.threads, args.repeats)))
+        return 0
+
+    frames = make_frames(args.frames)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_rec_")) / "frames.npz"
+    np.savez(tmp, frames=frames)
+    runs = [(sys.executable, "onnx")]
+    train_py = ROOT / ".venv-train" / "bin" / "python"
+    if train_py.is_file():
+        runs.append((str(train_py), "ultralytics"))
+    else:
+        print("(no .venv-train: PyTorch column skipped)")
+    results = []
+    for py, backend in runs:
+        cmd = [py, str(Path(__file__).resolve()), "--worker", str(tmp), backend, "--repeats", str(args.repeats)]
+        if args.threads:
+            cmd += ["--threads", str(args.threads)]
+        env = dict(os.environ, YOLO_OFFLINE="1")
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+        if out.returncode != 0:
+            print(f"{backend}: failed\n{out.stderr[-2000:]}")
+            continue
+        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"{len(frames)} frames 1280x960, 4-8 face-up cards each, {args.repeats} passes, "
+          f"threads={args.threads or 'default'}, {os.cpu_count()} CPUs")
+    rows = [("cards found / frame", "cards_per_frame", "{:.1f}"), ("locator ms (median)", "locator_ms", "{:.1f}"),
+            ("reader ms (median)", "reader_ms", "{:.1f}"), ("full frame ms (median)", "total_ms", "{:.1f}"),
+            ("full frame ms (p90)", "total_p90_ms", "{:.1f}"), ("peak RSS MB", "peak_rss_mb", "{:.0f}"),
+            ("model files MB", "model_mb", "{:.1f}")]
+    names = {"onnx": "ONNX Runtime", "ultralytics": "PyTorch"}
+    print(f"{'':26}" + "".join(f"{names[r['backend']]:>16}" for r in results))
+    for label, key, fmt in rows:
+        print(f"{label:26}" + "".join(f"{fmt.format(r[key]):>16}" for r in results))
+    if len(results) == 2:
+        print(f"{'PyTorch / ONNX (frame)':26}{results[1]['total_ms'] / results[0]['total_ms']:>16.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

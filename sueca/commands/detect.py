@@ -1,0 +1,87 @@
+"""``sueca detect IMAGE [IMAGE ...]``: the cards in photos, one JSON line per image.
+
+Contract (``interfaces.md``): ``{"image": ..., "cards": [{"card", "confidence", "box"}]}``,
+EXIF orientation applied, boxes in the oriented image's pixels. An image that
+cannot be read gives a line on stderr and ``{"image": ..., "error": ...}`` on
+stdout; the other images still run; the exit status is then 1.
+
+>>> import argparse; p = argparse.ArgumentParser(); s = p.add_subparsers()
+>>> register(s); p.parse_args(["detect", "a.jpg", "--backend", "onnx"]).images
+['a.jpg']
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "detect",
+        help="reconhecer as cartas em fotografias / recognise the cards in photos",
+        description="Uma linha JSON por imagem / one JSON line per image.",
+    )
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--model", default=None,
+                   help="pasta do modelo, recognizer.json, .onnx ou .pt / model folder, config, .onnx or .pt")
+    p.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx",
+                   help="onnx (por omissão, sem torch) ou ultralytics (PyTorch) / default onnx")
+    p.add_argument("--threads", type=int, default=None, help="threads de inferência / inference threads")
+    p.add_argument("--all", action="store_true",
+                   help="incluir cartas ilegíveis (card null) / include located but unreadable cards")
+    p.set_defaults(func=handler)
+
+
+def read_image(path: str):
+    """BGR uint8 image with its EXIF orientation applied; ``ValueError`` naming the file otherwise."""
+    import numpy as np
+    from PIL import Image, ImageOps, UnidentifiedImageError
+
+    try:
+        with Image.open(path) as im:
+            im = ImageOps.exif_transpose(im)
+            im = im.convert("RGB")
+            arr = np.asarray(im)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: ficheiro não encontrado / file not found") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: é uma pasta / is a directory") from None
+    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
+        raise ValueError(f"{path}: imagem ilegível / unreadable image ({type(exc).__name__}: {exc})") from None
+    if arr.size == 0:
+        raise ValueError(f"{path}: imagem vazia / empty image")
+    return np.ascontiguousarray(arr[:, :, ::-1])
+
+
+def detect_entry(recognizer, path: str, include_unreadable: bool = False) -> dict:
+    """The JSON object of one image (raises ``ValueError`` for an unreadable file)."""
+    frame = read_image(path)
+    dets = recognizer(frame)
+    cards = dets.to_json()
+    if include_unreadable:
+        for i, code in enumerate(dets.codes):
+            if code == "":
+                cards.append({"card": None, "confidence": round(float(dets.locate_confidence[i]), 4),
+                              "box": [round(float(v), 1) for v in dets.xyxy[i]]})
+    return {"image": path, "cards": cards}
+
+
+def handler(args) -> int:
+    from sueca.vision.recognizer import load_recognizer
+
+    try:
+        rec = load_recognizer(backend=args.backend, threads=args.threads, model=args.model)
+    except (FileNotFoundError, ValueError, RuntimeError) as exc:
+        print(f"erro / error: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for path in args.images:
+        try:
+            entry = detect_entry(rec, path, args.all)
+        except ValueError as exc:
+            failed += 1
+            print(f"erro / error: {exc}", file=sys.stderr)
+            entry = {"image": path, "error": str(exc)}
+        print(json.dumps(entry, ensure_ascii=False), flush=True)
+    return 1 if failed else 0

@@ -1,0 +1,148 @@
+"""Recognition runtime pieces that need no trained model: geometry, NMS, crops, combining."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sueca.vision.classes import CARD_CODES
+from sueca.vision.detections import UNREADABLE
+from sueca.vision.onnx_backend import letterbox, nms_rotated, probiou_matrix, rbox_corners
+from sueca.vision.recognizer import (READER_CLASSES, RecognizerConfig, _one_per_card, combine_corners,
+                                     load_recognizer, softmax)
+from sueca.vision.rectify import CropSpec, clockwise, corner_crops, crop_top_left, portrait_orderings
+
+
+def test_letterbox_maps_points_back_to_the_image():
+    img = np.zeros((960, 1280, 3), np.uint8)
+    blob, lb = letterbox(img, (256, 320))
+    assert blob.shape == (1, 3, 256, 320) and blob.dtype == np.float32
+    assert lb.gain == pytest.approx(0.25) and lb.pad_y == 8 and lb.pad_x == 0
+    assert blob[0, :, 0, 0].tolist() == pytest.approx([114 / 255] * 3)  # grey padding row
+    pts = np.array([[0 * 0.25 + 0, 0 * 0.25 + 8], [1280 * 0.25, 960 * 0.25 + 8]], np.float32)
+    assert lb.to_image(pts).tolist() == [[0, 0], [1280, 960]]
+
+
+def test_letterbox_rejects_a_grey_image():
+    with pytest.raises(ValueError, match="BGR"):
+        letterbox(np.zeros((10, 10), np.uint8), (32, 32))
+
+
+@given(cx=st.floats(0, 500), cy=st.floats(0, 500), w=st.floats(5, 200), h=st.floats(5, 200),
+       a=st.floats(-3.2, 3.2))
+@settings(max_examples=60, deadline=None)
+def test_rbox_corners_are_a_clockwise_rectangle_of_the_right_size(cx, cy, w, h, a):
+    c = rbox_corners(np.array([[cx, cy, w, h, a]], np.float32))[0]
+    assert np.allclose(c.mean(0), [cx, cy], atol=1e-2)
+    assert np.linalg.norm(c[1] - c[0]) == pytest.approx(w, rel=1e-3)
+    assert np.linalg.norm(c[2] - c[1]) == pytest.approx(h, rel=1e-3)
+    assert np.array_equal(clockwise(c), c)
+
+
+def test_probiou_is_one_for_identical_boxes_and_small_for_distant_ones():
+    a = np.array([[100, 100, 40, 60, 0.3]], np.float32)
+    b = np.array([[100, 100, 40, 60, 0.3], [400, 100, 40, 60, 0.3], [100, 100, 60, 40, 0.3 - np.pi / 2]], np.float32)
+    m = probiou_matrix(a, b)[0]
+    assert m[0] == pytest.approx(1.0, abs=1e-3)
+    assert m[1] < 0.01
+    assert m[2] == pytest.approx(1.0, abs=1e-3)  # same rectangle, described turned by 90 degrees
+
+
+def test_nms_keeps_the_best_of_overlapping_cards_and_all_separate_ones():
+    rb = np.array([[100, 100, 40, 60, 0], [102, 101, 40, 60, 0.05], [300, 100, 40, 60, 1.0]], np.float32)
+    keep = nms_rotated(rb, np.array([0.7, 0.9, 0.8], np.float32), iou=0.5)
+    assert keep.tolist() == [1, 2]
+
+
+def _card_frame(angle: float, code="7H", style="classic"):
+    """A card face pasted upright-rotated by ``angle`` degrees; returns frame and its TL,TR,BR,BL corners."""
+    from sueca.datasets.cards import render_card_face
+
+    face, _ = render_card_face(code, style, 200)
+    h, w = face.shape[:2]
+    frame = np.full((400, 400, 3), (40, 110, 40), np.uint8)
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+    m[:, 2] += [200 - w / 2, 200 - h / 2]
+    warped = cv2.warpAffine(face, m, (400, 400))
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255
+    frame = (warped[:, :, :3] * alpha + frame * (1 - alpha)).astype(np.uint8)
+    corners = cv2.transform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), m)[0]
+    return frame, corners
+
+
+@pytest.mark.parametrize("angle", [0, 33, 90, 180, 250])
+def test_corner_crops_show_both_indices_upright_whatever_the_rotation(angle):
+    spec = CropSpec()
+    ref_frame, ref_corners = _card_frame(0)
+    ref = crop_top_left(ref_frame, ref_corners, spec).astype(np.float32)
+    frame, corners = _card_frame(angle)
+    quad = np.roll(corners, 1, axis=0)[::-1]  # any start, counter-clockwise: still read right
+    crops = corner_crops(frame, quad[None], spec)
+    assert crops.shape == (2, *spec.size)
+    # each crop matches the upright top-left index (the bottom-right one is its 180-degree twin)
+    for c in crops:
+        assert np.mean(np.abs(c.astype(np.float32) - ref)) < 18
+
+
+def test_a_squarish_quad_gets_landscape_orderings_too():
+    square = np.array([[0, 0], [100, 0], [100, 95], [0, 95]], np.float32)
+    assert len(portrait_orderings(square)) == 2
+    assert len(portrait_orderings(square, ambiguous=0.8)) == 4
+    tall = np.array([[0, 0], [60, 0], [60, 100], [0, 100]], np.float32)
+    assert len(portrait_orderings(tall, ambiguous=0.8)) == 2
+
+
+def _probs(*rows):
+    p = np.full((len(rows), len(READER_CLASSES)), 1e-4)
+    for i, (k, v) in enumerate(rows):
+        p[i, k] = v
+    return p
+
+
+def test_combine_corners_needs_agreement_and_confidence():
+    assert combine_corners(_probs((7, 0.99), (7, 0.97)), 0.9) == (CARD_CODES[7], pytest.approx(0.99))
+    assert combine_corners(_probs((7, 0.99), (52, 0.99)), 0.9)[0] == CARD_CODES[7]  # one corner covered
+    assert combine_corners(_probs((7, 0.99), (8, 0.95)), 0.9)[0] == UNREADABLE  # corners disagree
+    assert combine_corners(_probs((7, 0.80), (52, 0.9)), 0.9)[0] == UNREADABLE  # below threshold
+    assert combine_corners(_probs((52, 0.99), (52, 0.99)), 0.5)[0] == UNREADABLE
+    # two orderings of a squarish card: the readable pair wins
+    four = _probs((52, 0.99), (52, 0.99), (20, 0.98), (20, 0.99))
+    assert combine_corners(four, 0.9)[0] == CARD_CODES[20]
+
+
+def test_softmax_temperature_softens():
+    z = np.array([[4.0, 0.0]])
+    assert softmax(z, 2.0)[0, 0] < softmax(z, 1.0)[0, 0]
+    assert softmax(z).sum() == pytest.approx(1.0)
+
+
+def test_one_card_per_code_keeps_the_surest():
+    codes, conf = _one_per_card(["7H", "7H", "AS", UNREADABLE], np.array([0.95, 0.99, 0.9, 0.5], np.float32))
+    assert codes == [UNREADABLE, "7H", "AS", UNREADABLE]
+
+
+def test_config_round_trips_and_rejects_other_classes(tmp_path):
+    cfg = RecognizerConfig(temperature=1.7, threshold=0.93)
+    (tmp_path / "recognizer.json").write_text(json.dumps(cfg.to_dict()))
+    back = RecognizerConfig.load(tmp_path)
+    assert back.temperature == 1.7 and back.threshold == 0.93 and back.crop == cfg.crop
+    d = cfg.to_dict()
+    d["reader"]["classes"] = d["reader"]["classes"][::-1]
+    (tmp_path / "recognizer.json").write_text(json.dumps(d))
+    with pytest.raises(ValueError, match="classes"):
+        RecognizerConfig.load(tmp_path)
+
+
+def test_load_recognizer_names_what_is_missing(tmp_path):
+    with pytest.raises(FileNotFoundError, match="recognizer.json"):
+        load_recognizer(tmp_path)
+    (tmp_path / "recognizer.json").write_text(json.dumps(RecognizerConfig().to_dict()))
+    with pytest.raises(FileNotFoundError, match="locator.onnx"):
+        load_recognizer(tmp_path)
+    with pytest.raises(ValueError, match="backend"):
+        load_recognizer(tmp_path, backend="tflite")

@@ -1,0 +1,198 @@
+"""ONNX Runtime models of card recognition: the YOLO-OBB locator and the index reader.
+
+Only numpy, OpenCV and onnxruntime: this is what runs on the Raspberry Pi.
+The post-processing mirrors ultralytics' (letterbox with grey 114 padding,
+class-score threshold, rotated NMS by probabilistic IoU) but is written here
+so that the runtime never needs torch.
+
+>>> import numpy as np
+>>> rb = np.array([[50, 50, 20, 40, 0.0], [51, 50, 20, 40, 0.0]], np.float32)
+>>> nms_rotated(rb, np.array([0.9, 0.8], np.float32), iou=0.5).tolist()
+[0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+def make_session(path: str | Path, threads: int | None = None):
+    """An ONNX Runtime CPU session; ``threads`` caps intra-op threads (None: ORT default)."""
+    import onnxruntime as ort
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"modelo não encontrado / model not found: {path}")
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    if threads:
+        opts.intra_op_num_threads = int(threads)
+        opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+# --------------------------------------------------------------------------- letterbox
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image was fitted into the network input: ``x_in = x * gain + pad_x``."""
+
+    gain: float
+    pad_x: float
+    pad_y: float
+
+    def to_image(self, xy: np.ndarray) -> np.ndarray:
+        """Map (..., 2) network-input points back to image pixels."""
+        out = np.asarray(xy, np.float32).copy()
+        out[..., 0] = (out[..., 0] - self.pad_x) / self.gain
+        out[..., 1] = (out[..., 1] - self.pad_y) / self.gain
+        return out
+
+
+def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+    """Resize ``image`` (BGR uint8) into ``shape`` = (h, w) keeping aspect, centred, grey padding.
+
+    Returns the NCHW float32 RGB tensor in [0, 1] and the mapping back.
+    """
+    if image is None or image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected a BGR image (H, W, 3), got {None if image is None else image.shape}")
+    h, w = image.shape[:2]
+    th, tw = shape
+    gain = min(th / h, tw / w)
+    nh, nw = int(round(h * gain)), int(round(w * gain))
+    interp = cv2.INTER_AREA if gain < 1 else cv2.INTER_LINEAR
+    resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nh, nw) != (h, w) else image
+    top = int(round((th - nh) / 2 - 0.1))
+    left = int(round((tw - nw) / 2 - 0.1))
+    canvas = np.full((th, tw, 3), 114, np.uint8)
+    canvas[top:top + nh, left:left + nw] = resized
+    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(blob), Letterbox(gain, float(left), float(top))
+
+
+# --------------------------------------------------------------------------- rotated boxes
+
+
+def rbox_corners(rboxes: np.ndarray) -> np.ndarray:
+    """(N, 5) ``cx, cy, w, h, angle`` (radians) -> (N, 4, 2) corners, clockwise on screen."""
+    rb = np.asarray(rboxes, np.float32).reshape(-1, 5)
+    c, s = np.cos(rb[:, 4]), np.sin(rb[:, 4])
+    # half-extent vectors along the box's own axes
+    ux = np.stack([c, s], 1) * (rb[:, 2:3] / 2)
+    uy = np.stack([-s, c], 1) * (rb[:, 3:4] / 2)
+    ctr = rb[:, :2]
+    # with y pointing down, -ux-uy, +ux-uy, +ux+uy, -ux+uy runs clockwise on screen
+    return np.stack([ctr - ux - uy, ctr + ux - uy, ctr + ux + uy, ctr - ux + uy], axis=1)
+
+
+def _covariance(rb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Entries a, b, c of the 2x2 covariance of each rotated box seen as a uniform rectangle."""
+    w2, h2 = rb[:, 2] ** 2 / 12.0, rb[:, 3] ** 2 / 12.0
+    cos, sin = np.cos(rb[:, 4]), np.sin(rb[:, 4])
+    a = w2 * cos**2 + h2 * sin**2
+    b = w2 * sin**2 + h2 * cos**2
+    c = (w2 - h2) * cos * sin
+    return a, b, c
+
+
+def probiou_matrix(r1: np.ndarray, r2: np.ndarray, eps: float = 1e-7) -> np.ndarray:
+    """(N, M) probabilistic IoU (1 - Hellinger distance of the boxes' Gaussians)."""
+    r1 = np.asarray(r1, np.float64).reshape(-1, 5)
+    r2 = np.asarray(r2, np.float64).reshape(-1, 5)
+    a1, b1, c1 = (v[:, None] for v in _covariance(r1))
+    a2, b2, c2 = (v[None, :] for v in _covariance(r2))
+    dx = r1[:, None, 0] - r2[None, :, 0]
+    dy = r1[:, None, 1] - r2[None, :, 1]
+    A, B, C = a1 + a2, b1 + b2, c1 + c2
+    det = A * B - C**2 + eps
+    # Bhattacharyya distance between two Gaussians
+    t1 = (A * dy**2 + B * dx**2) / det * 0.25
+    t2 = (C * (-dx) * dy) / det * 0.5  # == (C * (x2-x1) * (y1-y2)) / det / 2
+    t3 = 0.5 * np.log(det / (4 * np.sqrt(np.clip(a1 * b1 - c1**2, 0, None) * np.clip(a2 * b2 - c2**2, 0, None)) + eps) + eps)
+    bd = np.clip(t1 + t2 + t3, eps, 100.0)
+    hd = np.sqrt(1.0 - np.exp(-bd) + eps)
+    return (1.0 - hd).astype(np.float32)
+
+
+def nms_rotated(rboxes: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> np.ndarray:
+    """Greedy NMS on rotated boxes; indices kept, best score first."""
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    if order.size == 0:
+        return order
+    rb = np.asarray(rboxes)[order]
+    m = probiou_matrix(rb, rb)
+    keep: list[int] = []
+    suppressed = np.zeros(len(order), bool)
+    for i in range(len(order)):
+        if suppressed[i]:
+            continue
+        keep.append(i)
+        suppressed |= m[i] > iou
+    return order[np.asarray(keep, np.int64)]
+
+
+# --------------------------------------------------------------------------- models
+
+
+@dataclass(frozen=True)
+class Located:
+    """Cards found by the locator, in image pixels: rotated boxes, corners, scores."""
+
+    rboxes: np.ndarray  # (N, 5) cx, cy, w, h, angle
+    corners: np.ndarray  # (N, 4, 2) clockwise
+    scores: np.ndarray  # (N,)
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+
+def decode_obb(raw: np.ndarray, lb: Letterbox, conf: float, iou: float, max_det: int = 64) -> Located:
+    """Ultralytics OBB head output (1, 4 + nc + 1, A) -> cards in image pixels."""
+    pred = np.asarray(raw)[0].T  # (A, 4 + nc + 1)
+    scores = pred[:, 4:-1].max(axis=1)
+    sel = scores > conf
+    pred, scores = pred[sel], scores[sel]
+    rb = np.concatenate([pred[:, :4], pred[:, -1:]], axis=1).astype(np.float32)
+    keep = nms_rotated(rb, scores, iou)[:max_det]
+    rb, scores = rb[keep], scores[keep]
+    rb[:, :2] = lb.to_image(rb[:, :2])
+    rb[:, 2:4] /= lb.gain
+    return Located(rb, rbox_corners(rb), scores.astype(np.float32))
+
+
+class OnnxLocator:
+    """YOLO-OBB card locator on ONNX Runtime: ``locator(frame_bgr) -> Located``."""
+
+    def __init__(self, path: str | Path, imgsz: tuple[int, int], conf: float = 0.35, iou: float = 0.5,
+                 threads: int | None = None):
+        self.session = make_session(path, threads)
+        self.input_name = self.session.get_inputs()[0].name
+        self.imgsz = tuple(int(v) for v in imgsz)
+        self.conf, self.iou = conf, iou
+
+    def raw(self, frame: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+        blob, lb = letterbox(frame, self.imgsz)
+        return self.session.run(None, {self.input_name: blob})[0], lb
+
+    def __call__(self, frame: np.ndarray) -> Located:
+        out, lb = self.raw(frame)
+        return decode_obb(out, lb, self.conf, self.iou)
+
+
+class OnnxReader:
+    """Index reader on ONNX Runtime: (N, H, W) uint8 grey crops -> (N, C) logits."""
+
+    def __init__(self, path: str | Path, threads: int | None = None):
+        self.session = make_session(path, threads)
+        self.input_name = self.session.get_inputs()[0].name
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        if len(crops) == 0:
+            return np.zeros((0, 0), np.float32)
+        x = (np.asarray(crops, np.float32)[:, None] / 255.0).astype(np.float32)
+        return self.session.run(None, {self.input_name: x})[0]

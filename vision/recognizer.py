@@ -1,0 +1,227 @@
+"""Card recognition on one frame: locate face-up cards, read their corner indices.
+
+Two stages, each runnable alone:
+
+1. the *locator* (YOLO-OBB at low resolution) finds face-up cards as rotated
+   boxes; a card 100 px tall in a 1280x960 frame is still 25 px at 320;
+2. the *reader* (a small CNN) reads the rectified corner indices cut from the
+   full-resolution frame, where the index is ~16 px instead of 4 px.
+
+The reader's two corners are combined; a card whose calibrated confidence is
+below the model's threshold is returned as ``UNREADABLE`` (never guessed).
+
+>>> from sueca.vision.recognizer import load_recognizer   # doctest: +SKIP
+>>> rec = load_recognizer()                                # models/ of the package
+>>> dets = rec(frame_bgr)                                  # CardDetections
+>>> dets.codes, dets.confidence
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sueca.vision.classes import CARD_CODES
+from sueca.vision.detections import UNREADABLE, CardDetections
+from sueca.vision.rectify import CropSpec, card_crop_counts, corner_crops
+
+#: Reader classes: the 52 cards, then "no readable index here".
+READER_CLASSES: tuple[str, ...] = CARD_CODES + ("?",)
+UNREADABLE_CLASS = len(CARD_CODES)
+CONFIG_NAME = "recognizer.json"
+BACKENDS = ("onnx", "ultralytics")
+
+
+def default_model_dir() -> Path:
+    """The weights shipped in the package (``models/``)."""
+    import sueca.models
+
+    return Path(sueca.models.__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class RecognizerConfig:
+    """What ``models/recognizer.json`` says about the two models."""
+
+    locator_onnx: str = "locator.onnx"
+    locator_pt: str = "locator.pt"
+    imgsz: tuple[int, int] = (256, 320)
+    locate_conf: float = 0.35
+    locate_iou: float = 0.5
+    reader_onnx: str = "reader.onnx"
+    reader_pt: str = "reader.pt"
+    crop: CropSpec = field(default_factory=CropSpec)
+    reader_classes: tuple[str, ...] = READER_CLASSES
+    temperature: float = 1.0
+    threshold: float = 0.9
+    ambiguous: float = 0.82  # short/long side ratio above which landscape orderings are read too
+    info: dict = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, model_dir: str | Path) -> "RecognizerConfig":
+        path = Path(model_dir) / CONFIG_NAME
+        if not path.is_file():
+            raise FileNotFoundError(f"configuração do modelo em falta / model config missing: {path}")
+        d = json.loads(path.read_text())
+        loc, rd = d["locator"], d["reader"]
+        classes = tuple(rd["classes"])
+        if classes != READER_CLASSES:
+            raise ValueError(f"{path}: reader classes differ from sueca.vision.classes.CARD_CODES + '?'")
+        return cls(
+            locator_onnx=loc.get("onnx", "locator.onnx"), locator_pt=loc.get("pt", "locator.pt"),
+            imgsz=tuple(loc["imgsz"]), locate_conf=float(loc.get("conf", 0.35)), locate_iou=float(loc.get("iou", 0.5)),
+            reader_onnx=rd.get("onnx", "reader.onnx"), reader_pt=rd.get("pt", "reader.pt"),
+            crop=CropSpec.from_dict(rd["crop"]), reader_classes=classes,
+            temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
+            ambiguous=float(rd.get("ambiguous", 0.82)), info=d.get("info", {}),
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "locator": {"onnx": self.locator_onnx, "pt": self.locator_pt, "imgsz": list(self.imgsz),
+                        "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou},
+            "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
+                       "classes": list(self.reader_classes), "temperature": self.temperature,
+                       "threshold": self.threshold, "ambiguous": self.ambiguous},
+            "info": self.info,
+        }
+
+
+def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    z = np.asarray(logits, np.float64) / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def combine_corners(probs: np.ndarray, threshold: float) -> tuple[str, float]:
+    """One card's reading from its corner crops' class probabilities (k, 53).
+
+    Crops come in pairs of opposite corners (two pairs when the quad's
+    orientation was ambiguous: the pair with more readable evidence wins).
+    Corners that read a card must agree; the confidence is the best corner's
+    probability of the agreed card. Returns ``(code or UNREADABLE, confidence)``.
+
+    >>> p = np.full((2, 53), 0.001); p[0, 5] = 0.95; p[1, 52] = 0.95
+    >>> combine_corners(p, 0.9)
+    ('6S', 0.95)
+    """
+    probs = np.asarray(probs, np.float64)
+    pairs = [probs[i:i + 2] for i in range(0, len(probs), 2)]
+    pair = max(pairs, key=lambda p: float(np.sum(1.0 - p[:, UNREADABLE_CLASS])))
+    usable = pair[pair[:, UNREADABLE_CLASS] < 0.5]
+    if len(usable) == 0:
+        return UNREADABLE, 0.0
+    ids = usable[:, :UNREADABLE_CLASS].argmax(axis=1)
+    if np.any(ids != ids[0]):
+        return UNREADABLE, 0.0  # the two corners disagree: ask rather than guess
+    conf = float(usable[:, ids[0]].max())
+    if conf < threshold:
+        return UNREADABLE, conf
+    return CARD_CODES[int(ids[0])], conf
+
+
+class Recognizer:
+    """``recognizer(frame_bgr) -> CardDetections``: locator + reader, any backend.
+
+    ``locator(frame) -> Located`` and ``reader(crops) -> logits`` are the two
+    stages; both backends (ONNX Runtime, PyTorch) give the same interface.
+    """
+
+    def __init__(self, locator, reader, config: RecognizerConfig):
+        self.locator, self.reader, self.config = locator, reader, config
+
+    def read_quads(self, frame: np.ndarray, quads: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Read the cards outlined by ``quads`` (N, 4, 2): codes and confidences."""
+        cfg = self.config
+        crops = corner_crops(frame, quads, cfg.crop, cfg.ambiguous)
+        counts = card_crop_counts(quads, cfg.ambiguous)
+        if len(crops) == 0:
+            return [], np.zeros((0,), np.float32)
+        probs = softmax(self.reader(crops), cfg.temperature)
+        codes, confs, start = [], [], 0
+        for n in counts:
+            code, conf = combine_corners(probs[start:start + n], cfg.threshold)
+            codes.append(code)
+            confs.append(conf)
+            start += n
+        return codes, np.asarray(confs, np.float32)
+
+    def __call__(self, frame: np.ndarray) -> CardDetections:
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
+        located = self.locator(frame)
+        if len(located) == 0:
+            return CardDetections.empty()
+        codes, confs = self.read_quads(frame, located.corners)
+        codes, confs = _one_per_card(codes, confs)
+        corners = located.corners.astype(np.float32)
+        xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+        h, w = frame.shape[:2]
+        xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
+        loc = located.scores.astype(np.float32)
+        conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
+        return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+
+
+def _one_per_card(codes: list[str], confs: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """A deck holds each card once: when two cards read the same code, keep the surer one.
+
+    The other becomes unreadable (one of the two readings is wrong; a wrong
+    identity costs more than a missing one).
+    """
+    codes = list(codes)
+    confs = confs.copy()
+    best: dict[str, int] = {}
+    for i in np.argsort(-confs, kind="stable"):
+        c = codes[i]
+        if c == UNREADABLE:
+            continue
+        if c in best:
+            codes[i] = UNREADABLE
+        else:
+            best[c] = int(i)
+    return codes, confs
+
+
+def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
+                    threads: int | None = None, model: str | Path | None = None) -> Recognizer:
+    """The recognizer of ``model_dir`` (default: the package's ``models/``).
+
+    ``backend``: ``"onnx"`` (ONNX Runtime, no torch; the default and the Pi's)
+    or ``"ultralytics"`` (PyTorch weights ``locator.pt``/``reader.pt``; needs the
+    training extra). ``model`` may name a model folder, its ``recognizer.json``
+    or a locator weight file (``.onnx``/``.pt``) whose folder holds the rest.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    locator_file = None
+    if model is not None:
+        p = Path(model)
+        if p.is_dir():
+            model_dir = p
+        elif p.suffix in (".json", ".onnx", ".pt"):
+            model_dir = p.parent
+            locator_file = p if p.suffix != ".json" else None
+            if locator_file is not None:
+                backend = "onnx" if p.suffix == ".onnx" else "ultralytics"
+        else:
+            raise ValueError(f"--model: expected a folder, recognizer.json, .onnx or .pt, got {p}")
+    model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
+    cfg = RecognizerConfig.load(model_dir)
+    if backend == "onnx":
+        from sueca.vision.onnx_backend import OnnxLocator, OnnxReader
+
+        locator = OnnxLocator(locator_file or model_dir / cfg.locator_onnx, cfg.imgsz, cfg.locate_conf,
+                              cfg.locate_iou, threads)
+        reader = OnnxReader(model_dir / cfg.reader_onnx, threads)
+    else:
+        from sueca.vision.torch_backend import TorchLocator, TorchReader
+
+        locator = TorchLocator(locator_file or model_dir / cfg.locator_pt, cfg.imgsz, cfg.locate_conf,
+                               cfg.locate_iou, threads)
+        reader = TorchReader(model_dir / cfg.reader_pt, threads)
+    return Recognizer(locator, reader, cfg)

@@ -1,0 +1,120 @@
+"""Cut the corner indices of located cards out of the full-resolution frame.
+
+A located card is a quadrilateral (4 corners, clockwise on screen). Standard
+decks print the index in the top-left corner and, turned by 180 degrees, in the
+bottom-right one; so whichever way up the card lies, the top-left corner of
+the card *rectified to portrait* shows an upright index, and so does the
+opposite corner once turned. The reader therefore sees, per card, the two
+"top-left" crops of the two portrait orderings of its quad.
+
+>>> import numpy as np
+>>> q = np.array([[10, 10], [73, 10], [73, 98], [10, 98]], np.float32)
+>>> portrait_orderings(q)[0][0].tolist()
+[10.0, 10.0]
+>>> frame = np.zeros((120, 100, 3), np.uint8)
+>>> corner_crops(frame, q[None], CropSpec()).shape
+(2, 48, 36)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CropSpec:
+    """Which part of the upright card the reader sees, and at what size.
+
+    ``box``: (u0, v0, u1, v1) in card units (0..1 across the width, 0..1 down
+    the height); slightly outside the card is allowed (locator error margin).
+    ``size``: (h, w) of the crop in pixels fed to the reader.
+    """
+
+    box: tuple[float, float, float, float] = (-0.03, -0.02, 0.36, 0.36)
+    size: tuple[int, int] = (48, 36)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CropSpec":
+        return cls(tuple(float(v) for v in d["box"]), tuple(int(v) for v in d["size"]))
+
+
+def clockwise(quad: np.ndarray) -> np.ndarray:
+    """The same 4 points, clockwise on screen (y down), so a crop is never mirrored."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    x, y = q[:, 0], q[:, 1]
+    area2 = np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)
+    return q if area2 >= 0 else q[::-1].copy()
+
+
+def portrait_orderings(quad: np.ndarray, ambiguous: float = 0.0) -> list[np.ndarray]:
+    """Orderings TL, TR, BR, BL of ``quad`` in which the top edge is a short side.
+
+    Returns two orderings (180 degrees apart). When the quad's short/long side
+    ratio exceeds ``ambiguous`` (> 0), as for a card seen steeply along its long
+    axis, the two landscape orderings are added after them.
+    """
+    q = clockwise(quad)
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)  # side i: q[i] -> q[i+1]
+    pair0 = sides[0] + sides[2]
+    pair1 = sides[1] + sides[3]
+    start = 0 if pair0 <= pair1 else 1
+    rolls = [start, start + 2]
+    if ambiguous > 0 and min(pair0, pair1) / max(pair0, pair1, 1e-6) > ambiguous:
+        rolls += [start + 1, start + 3]
+    return [np.roll(q, -(r % 4), axis=0) for r in rolls]
+
+
+def _card_homography(ordered: np.ndarray) -> np.ndarray:
+    """Homography from card units (u, v) in [0, 1]^2 to image pixels."""
+    src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    return cv2.getPerspectiveTransform(src, np.asarray(ordered, np.float32))
+
+
+def crop_top_left(frame: np.ndarray, ordered: np.ndarray, spec: CropSpec) -> np.ndarray:
+    """Grey (h, w) uint8 crop of the region ``spec.box`` of the card ``ordered`` (TL, TR, BR, BL)."""
+    h, w = spec.size
+    u0, v0, u1, v1 = spec.box
+    hom = _card_homography(ordered)
+    # native size of the region in the frame, to down-sample with area averaging (no aliasing)
+    region = np.array([[u0, v0], [u1, v0], [u1, v1], [u0, v1]], np.float32)
+    pts = cv2.perspectiveTransform(region[None], hom)[0]
+    native_h = 0.5 * (np.linalg.norm(pts[3] - pts[0]) + np.linalg.norm(pts[2] - pts[1]))
+    k = max(1, int(native_h / h))
+    oh, ow = h * k, w * k
+    # output pixel centres -> card units -> frame pixels
+    scale = np.array([[(u1 - u0) / ow, 0, u0 + 0.5 * (u1 - u0) / ow],
+                      [0, (v1 - v0) / oh, v0 + 0.5 * (v1 - v0) / oh],
+                      [0, 0, 1]], np.float64)
+    m = hom @ scale
+    # pixel-centre convention of OpenCV: sample at (x, y) of the source for output (x, y)
+    shift = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], np.float64)
+    m = shift @ m
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    out = cv2.warpPerspective(grey, m, (ow, oh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    if k > 1:
+        out = cv2.resize(out, (w, h), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def corner_crops(frame: np.ndarray, quads: np.ndarray, spec: CropSpec, ambiguous: float = 0.0) -> np.ndarray:
+    """(sum of orderings, h, w) uint8 crops: for each quad, its portrait orderings in turn.
+
+    With ``ambiguous == 0`` that is exactly two crops per card.
+    """
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    crops = [crop_top_left(grey, o, spec) for q in np.asarray(quads) for o in portrait_orderings(q, ambiguous)]
+    if not crops:
+        return np.zeros((0, *spec.size), np.uint8)
+    return np.stack(crops)
+
+
+def card_crop_counts(quads: np.ndarray, ambiguous: float = 0.0) -> list[int]:
+    """How many crops :func:`corner_crops` makes for each quad."""
+    return [len(portrait_orderings(q, ambiguous)) for q in np.asarray(quads)]

@@ -1,0 +1,81 @@
+"""PyTorch backend of the recognizer (development and benchmarks; needs the training extra).
+
+Same interface and the same pre/post-processing as the ONNX backend: only the
+network runs in torch, so the two can be compared output for output.
+
+>>> # load_recognizer(backend="ultralytics")   # uses models/locator.pt + reader.pt  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from sueca.vision.onnx_backend import Located, decode_obb, letterbox
+
+
+def _torch(threads: int | None):
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - depends on the venv
+        raise RuntimeError("backend 'ultralytics' needs torch + ultralytics (pip install -e '.[train]')") from exc
+    if threads:
+        torch.set_num_threads(int(threads))
+    return torch
+
+
+class TorchLocator:
+    """YOLO-OBB locator from an ultralytics checkpoint, run as a plain torch module."""
+
+    def __init__(self, path: str | Path, imgsz: tuple[int, int], conf: float = 0.35, iou: float = 0.5,
+                 threads: int | None = None):
+        self.torch = _torch(threads)
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"modelo não encontrado / model not found: {path}")
+        import os
+        import tempfile
+
+        from sueca.vision.train_locator import setup_ultralytics
+
+        # ultralytics writes settings on import: keep them in a scratch folder, offline
+        setup_ultralytics(os.environ.get("YOLO_CONFIG_DIR") or Path(tempfile.gettempdir()) / "sueca_yolo_config")
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(path)).model.float().eval()
+        self.model.fuse() if hasattr(self.model, "fuse") else None
+        self.imgsz = tuple(int(v) for v in imgsz)
+        self.conf, self.iou = conf, iou
+
+    def raw(self, frame: np.ndarray):
+        blob, lb = letterbox(frame, self.imgsz)
+        with self.torch.inference_mode():
+            out = self.model(self.torch.from_numpy(blob))
+        if isinstance(out, (tuple, list)):
+            out = out[0]
+        return out.numpy(), lb
+
+    def __call__(self, frame: np.ndarray) -> Located:
+        out, lb = self.raw(frame)
+        return decode_obb(out, lb, self.conf, self.iou)
+
+
+class TorchReader:
+    """Index reader from ``reader.pt`` (state dict + architecture arguments)."""
+
+    def __init__(self, path: str | Path, threads: int | None = None):
+        self.torch = _torch(threads)
+        from sueca.vision.reader_net import build_reader
+
+        ckpt = self.torch.load(str(path), map_location="cpu", weights_only=True)
+        self.model = build_reader(**ckpt["arch"])
+        self.model.load_state_dict(ckpt["state_dict"])
+        self.model.eval()
+
+    def __call__(self, crops: np.ndarray) -> np.ndarray:
+        if len(crops) == 0:
+            return np.zeros((0, 0), np.float32)
+        x = self.torch.from_numpy(np.asarray(crops, np.float32)[:, None] / 255.0)
+        with self.torch.inference_mode():
+            return self.model(x).numpy()

@@ -1,0 +1,90 @@
+"""Write ``models/README.md``, the model card, from a training run's figures.
+
+>>> _pct(0.99512)
+'99.51%'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
+    t = metrics.get("timings", {})
+    m = metrics
+    v = m.get("train_styles_val", {})
+    cal = cfg.info.get("reader_val", {})
+    size_kb = {p.name: p.stat().st_size // 1024 for p in Path(model_dir).glob("*.onnx")}
+    wrong = "\n".join(f"- {w}" for w in m.get("wrong_examples", [])) or "- (none)"
+    text = f"""# Card recognition models (`sueca.models`)
+
+Two ONNX models read the cards of one camera frame (`sueca.vision.recognizer`):
+
+| file | what | input | size |
+|---|---|---|---|
+| `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
+| `reader.onnx` | small CNN: reads a rectified corner index, 52 cards + "no readable index" | Nx1x48x36 grey crop | {size_kb.get('reader.onnx', '?')} KB |
+| `recognizer.json` | classes, crop geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
+| `locator.pt`, `reader.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |
+
+## Data
+Only synthetic scenes from `sueca.datasets.scene.render_scene` (the project's own generator;
+no third-party images). Training: {preset.train_scenes} scenes, seeds {preset.seed}..{preset.seed + preset.train_scenes - 1},
+deck styles `train` (all but the held-out ones), 1280x960. Validation (temperature, threshold):
+{preset.val_scenes} scenes from seed 500000. Test: {m['scenes']} scenes from seed {m['seeds'][0] if m['seeds'] else '?'},
+deck styles **never used in training** (`{', '.join(cfg.info.get('test_styles', []))}`).
+The locator sees each scene at 640x480 (YOLO-OBB labels: face-up cards with >= 35% showing);
+the reader sees {preset.jitters} corner-crop pairs per face-up card cut with a simulated locator quad
+(rotated rectangle + jitter), labelled with the card where that index shows, else "no readable index"
+(covered corners, backs, empty table, wrong orientation).
+
+## Command
+```
+.venv-train/bin/sueca train --preset {preset.name} --install models
+```
+(`sueca train` re-runs itself in `.venv-train` when torch is missing.) Preset **`{preset.name}`**:
+locator {preset.locator_epochs} epochs at imgsz {preset.imgsz}, batch {preset.batch}; reader {preset.reader_epochs} epochs.
+
+Training time on this machine ({cfg.info.get('hardware', '?')}; 2 CPU cores shared with other jobs):
+data {t.get('data_s', 0) / 60:.1f} min, reader {t.get('reader_s', 0) / 60:.1f} min,
+locator {t.get('locator_s', 0) / 60:.1f} min, evaluation {t.get('eval_s', 0) / 60:.1f} min.
+
+## Metrics (ONNX Runtime, full pipeline, held-out styles and seeds)
+| | value |
+|---|---|
+| card-identity recall, readable cards | **{_pct(m['recall_readable'])}** ({m['read_right']}/{m['readable_cards']}) |
+| wrong identities / reported identities | **{_pct(m['wrong_rate'])}** ({m['wrong_identities']}/{m['reported_identities']}) |
+| hidden face-up cards given a wrong identity | {m['hidden_guessed_wrong']}/{m['hidden_cards']} |
+| locator recall (face-up, >= 35% showing) | {_pct(m['locator_recall'])} ({m['located']}/{m['locatable_cards']}) |
+| same, training styles (validation seeds) | recall {_pct(v.get('recall_readable', 0))}, wrong {_pct(v.get('wrong_rate', 0))} |
+| reader crop accuracy (validation) | {_pct(cal.get('val_crop_accuracy', 0))} |
+| median ms per 1280x960 frame (during evaluation) | {m['ms_per_frame_median']:.1f} |
+
+Confusion matrix of readable test cards (columns: read as, "unreadable", "missed"): `confusion.png`.
+
+![confusion](confusion.png)
+
+Wrong identities seen in the test run:
+{wrong}
+
+## How confidence works
+Each corner crop gets probabilities from the reader with temperature {cfg.temperature:.3f} (fitted
+on validation crops by negative log-likelihood). The two corners must agree; the card's
+confidence is the better corner's probability of that card. Below {cfg.threshold:.3f} (the lowest
+threshold with <= 0.05% wrong identities on validation cards) the card is reported unreadable.
+
+## Known weaknesses
+- Trained on synthetic decks only; real decks with an index far from the corner (beyond 36% of
+  the card's width/height), or without corner indices, are not read (reported unreadable).
+- Cards seen very steeply are rectified from a rotated rectangle, not the true quadrilateral.
+- Face-down cards are not located (by design); a covered card whose index hides is unreadable.
+- The quick presets train the locator for few epochs: small or heavily overlapped cards are
+  its main misses (see locator recall). Use `--preset default` or `long` for better weights.
+"""
+    path = Path(model_dir) / "README.md"
+    path.write_text(text)
+    return path

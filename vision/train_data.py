@@ -1,0 +1,201 @@
+"""Training data for both stages, from the project's scene generator (``sueca.datasets``).
+
+One rendered scene (full resolution) feeds both models: a downscaled copy and
+its oriented boxes go to the locator's YOLO-OBB dataset; corner crops cut with
+a *simulated locator's* quad (rotated-rectangle approximation + jitter) go to
+the reader, labelled with the card when that corner's index is visible and
+"no readable index" otherwise (covered corners, card backs, landscape
+orderings of a steep card, empty table).
+
+>>> # .venv-train/bin/python -m sueca.vision.train_data out/data --scenes 200  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from sueca.vision.classes import CARD_CLASS
+from sueca.vision.recognizer import UNREADABLE_CLASS
+from sueca.vision.rectify import CropSpec, crop_top_left, portrait_orderings
+
+#: A face-up card is a locator target when at least this much of it shows.
+MIN_VISIBLE = 0.35
+
+
+def render(seed: int, size: tuple[int, int], styles) -> object:
+    """One scene from the dataset generator (keyword names adapted to its signature)."""
+    from sueca.datasets.scene import render_scene
+
+    params = inspect.signature(render_scene).parameters
+    kw = {}
+    if "styles" in params:
+        kw["styles"] = styles
+    elif "style" in params:
+        kw["style"] = styles
+    return render_scene(seed, size, **kw)
+
+
+def simulate_locator(corners: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A quad as the locator would give it: usually the rotated rectangle, always a bit off."""
+    c = np.asarray(corners, np.float32)
+    size = float(np.sqrt(max(cv2.contourArea(c), 1.0)))
+    if rng.random() < 0.75:
+        (cx, cy), (w, h), a = cv2.minAreaRect(c)
+        cx += rng.normal(0, 0.025 * size)
+        cy += rng.normal(0, 0.025 * size)
+        w *= 1 + rng.normal(0, 0.04)
+        h *= 1 + rng.normal(0, 0.04)
+        a += rng.normal(0, 2.0)
+        return cv2.boxPoints(((cx, cy), (w, h), a)).astype(np.float32)
+    return (c + rng.normal(0, 0.025 * size, c.shape)).astype(np.float32)
+
+
+#: Index visibility (fraction) at or above which a corner is labelled with its card ...
+SHOWN = 0.8
+#: ... and at or below which it is labelled "no readable index" (in between: left out).
+HIDDEN = 0.45
+
+
+def _label(ordered: np.ndarray, card) -> int | None:
+    """Class of the crop whose top-left is ``ordered[0]``: the card if that index shows, else 52.
+
+    ``None`` when the label would be ambiguous (index half covered, or smeared by motion).
+    """
+    corners = np.asarray(card.corners, np.float32)
+    m = int(np.argmin(np.linalg.norm(corners - ordered[0], axis=1)))
+    if not card.face_up or m not in (0, 2):
+        return UNREADABLE_CLASS
+    vis = float(card.index_visible[m // 2])
+    if vis <= HIDDEN:
+        return UNREADABLE_CLASS
+    if vis >= SHOWN and card.readable:
+        return CARD_CLASS[card.code]
+    return None
+
+
+def scene_crops(scene, spec: CropSpec, rng: np.random.Generator, jitters: int = 1,
+                landscape_p: float = 0.15, negatives: int = 2) -> tuple[np.ndarray, np.ndarray, list]:
+    """Reader crops of one scene: (K, h, w) uint8, (K,) labels, and per-card crop groups.
+
+    ``groups`` lists, per face-up card and jitter, (crop indices, class to read:
+    the card, or 52 when it is not readable, the card's own class): the
+    validation set for card-level thresholds.
+    """
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    crops, labels, groups = [], [], []
+    h, w = grey.shape
+    for card in scene.cards:
+        if not card.face_up and rng.random() > 0.4:
+            continue  # backs: a fraction is enough
+        if card.face_up and card.visible_fraction < 0.05:
+            continue
+        for _ in range(jitters if card.face_up else 1):
+            q = simulate_locator(card.corners, rng)
+            orders = portrait_orderings(q, ambiguous=0.0 if rng.random() > landscape_p else 0.01)
+            idx, ys = [], []
+            for o in orders:
+                y = _label(o, card)
+                ys.append(y)
+                if y is None:
+                    continue
+                idx.append(len(crops))
+                crops.append(crop_top_left(grey, o, spec))
+                labels.append(y)
+            if card.face_up and len(idx) >= 2 and ys[0] is not None and ys[1] is not None:
+                y = CARD_CLASS[card.code] if card.readable else UNREADABLE_CLASS
+                groups.append((idx[:2], y, CARD_CLASS[card.code]))
+    sizes = [np.sqrt(cv2.contourArea(np.asarray(c.corners, np.float32))) for c in scene.cards] or [100.0]
+    for _ in range(negatives):  # empty table, distractors: quads where no index can be
+        s = float(rng.choice(sizes)) * rng.uniform(0.8, 1.2)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        q = cv2.boxPoints(((cx, cy), (s * 0.72, s * 1.1), rng.uniform(0, 180))).astype(np.float32)
+        for o in portrait_orderings(q):
+            near = [np.min(np.linalg.norm(np.asarray(c.corners, np.float32)[[0, 2]] - o[0], axis=1))
+                    for c in scene.cards if c.face_up]
+            if near and min(near) < 0.5 * s:
+                continue  # might show a real index: not a clean negative
+            crops.append(crop_top_left(grey, o, spec))
+            labels.append(UNREADABLE_CLASS)
+    if not crops:
+        return np.zeros((0, *spec.size), np.uint8), np.zeros((0,), np.int64), []
+    return np.stack(crops), np.asarray(labels, np.int64), groups
+
+
+def is_target(card) -> bool:
+    """Whether the locator should find this card: face up and enough of it (or its index) showing."""
+    return bool(card.face_up and (card.visible_fraction >= MIN_VISIBLE
+                                  or (card.readable and card.visible_fraction >= 0.2)))
+
+
+def obb_label_lines(scene, scale: float, size: tuple[int, int]) -> list[str]:
+    """YOLO-OBB label lines (class 0 = face-up card) of a scene drawn at ``size`` = (w, h)."""
+    w, h = size
+    lines = []
+    for card in scene.cards:
+        if not is_target(card):
+            continue
+        pts = np.asarray(card.corners, np.float64) * scale
+        pts[:, 0] = np.clip(pts[:, 0] / w, 0, 1)
+        pts[:, 1] = np.clip(pts[:, 1] / h, 0, 1)
+        lines.append("0 " + " ".join(f"{x:.5f} {y:.5f}" for x, y in pts))
+    return lines
+
+
+def build(out: str | Path, seeds: range, styles, scene_size=(1280, 960), locator_size=(640, 480),
+          split: str = "train", spec: CropSpec = CropSpec(), jitters: int = 2, log=print,
+          write_locator: bool = True) -> dict:
+    """Render ``seeds`` once; write the locator split and return the reader arrays."""
+    out = Path(out)
+    img_dir, lab_dir = out / "images" / split, out / "labels" / split
+    if write_locator:
+        img_dir.mkdir(parents=True, exist_ok=True)
+        lab_dir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seeds.start * 7919 + 17)
+    all_c, all_l, groups, t0 = [], [], [], time.time()
+    n = 0
+    for k, seed in enumerate(seeds):
+        scene = render(seed, scene_size, styles)
+        if write_locator:
+            small = cv2.resize(scene.image, locator_size, interpolation=cv2.INTER_AREA)
+            cv2.imwrite(str(img_dir / f"{seed:06d}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            scale = locator_size[0] / scene.image.shape[1]
+            (lab_dir / f"{seed:06d}.txt").write_text("\n".join(obb_label_lines(scene, scale, locator_size)) + "\n")
+        c, l, g = scene_crops(scene, spec, rng, jitters)
+        groups += [([i + n for i in idx], y, t) for idx, y, t in g]
+        n += len(c)
+        all_c.append(c)
+        all_l.append(l)
+        if (k + 1) % 100 == 0:
+            log(f"{split}: {k + 1}/{len(seeds)} scenes, {n} crops ({time.time() - t0:.0f}s)")
+    crops = np.concatenate(all_c) if all_c else np.zeros((0, *spec.size), np.uint8)
+    labels = np.concatenate(all_l) if all_l else np.zeros((0,), np.int64)
+    return {"crops": crops, "labels": labels, "groups": groups}
+
+
+def write_yaml(out: str | Path) -> Path:
+    out = Path(out).resolve()
+    p = out / "data.yaml"
+    p.write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Render scenes into locator + reader training data.")
+    ap.add_argument("out")
+    ap.add_argument("--scenes", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    d = build(args.out, range(args.seed, args.seed + args.scenes), None)
+    np.savez_compressed(Path(args.out) / "reader_train.npz", crops=d["crops"], labels=d["labels"])
+    write_yaml(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,137 @@
+"""Evaluate a recognizer on generated scenes (held-out seed and deck styles).
+
+Counts, per ground-truth card, whether it was located and read right; every
+reported identity is checked (a reading with no card under it, or the wrong
+card, is a *wrong identity*). Runtime-only (numpy + OpenCV); the confusion
+image needs matplotlib (training venv).
+
+>>> # metrics, confusion = evaluate(load_recognizer("out/train/model"), range(900000, 900200), "test")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from sueca.vision.classes import CARD_CLASS, CARD_CODES
+from sueca.vision.detections import UNREADABLE
+
+#: Confusion columns after the 52 cards.
+EXTRA_COLUMNS = ("unreadable", "missed")
+
+
+def _box(corners: np.ndarray) -> np.ndarray:
+    c = np.asarray(corners, np.float32)
+    return np.concatenate([c.min(0), c.max(0)])
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match(dets, cards, min_iou: float = 0.45) -> list[tuple[int, int]]:
+    """Greedy (detection, card) pairs by box IoU; cards are all cards of the scene (backs too)."""
+    pairs = []
+    cand = [(_iou(dets.xyxy[i], _box(c.corners)), i, j) for i in range(len(dets)) for j, c in enumerate(cards)]
+    used_d, used_c = set(), set()
+    for iou, i, j in sorted(cand, reverse=True):
+        if iou < min_iou:
+            break
+        if i in used_d or j in used_c:
+            continue
+        used_d.add(i)
+        used_c.add(j)
+        pairs.append((i, j))
+    return pairs
+
+
+def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print) -> tuple[dict, np.ndarray]:
+    """Metrics dict and a (52, 54) confusion matrix of readable cards (cols: 52 cards, unreadable, missed)."""
+    from sueca.vision.train_data import MIN_VISIBLE, render
+
+    conf = np.zeros((len(CARD_CODES), len(CARD_CODES) + 2), np.int64)
+    readable = read_right = located = locatable = 0
+    hidden = hidden_guessed = 0
+    reported = wrong = 0
+    wrong_examples: list[str] = []
+    times = []
+    for k, seed in enumerate(seeds):
+        scene = render(seed, size, styles)
+        t0 = time.perf_counter()
+        dets = recognizer(scene.image)
+        times.append(time.perf_counter() - t0)
+        pairs = dict(match(dets, scene.cards))  # det -> card
+        by_card = {j: i for i, j in pairs.items()}
+        for j, card in enumerate(scene.cards):
+            if not card.face_up:
+                continue
+            i = by_card.get(j)
+            code = dets.codes[i] if i is not None else None
+            if card.visible_fraction >= MIN_VISIBLE:
+                locatable += 1
+                located += int(i is not None)
+            if card.readable:
+                readable += 1
+                read_right += int(code == card.code)
+                col = len(CARD_CODES) + 1 if code is None else (len(CARD_CODES) if code == UNREADABLE else CARD_CLASS[code])
+                conf[CARD_CLASS[card.code], col] += 1
+            else:
+                hidden += 1
+                hidden_guessed += int(code not in (None, UNREADABLE, card.code))
+        for i, code in enumerate(dets.codes):
+            if code == UNREADABLE:
+                continue
+            reported += 1
+            j = pairs.get(i)
+            truth = scene.cards[j] if j is not None else None
+            if truth is None or not truth.face_up or truth.code != code:
+                wrong += 1
+                if len(wrong_examples) < 20:
+                    what = "nothing" if truth is None else (truth.code + ("" if truth.face_up else " (face down)"))
+                    wrong_examples.append(f"seed {seed}: read {code} on {what} (p={dets.confidence[i]:.3f})")
+        if (k + 1) % 50 == 0:
+            log(f"eval {k + 1}/{len(seeds)}: recall {read_right / max(readable, 1):.4f}, wrong {wrong}/{reported}")
+    t = np.asarray(times) * 1000
+    metrics = {
+        "scenes": len(times), "styles": styles if isinstance(styles, str) else list(styles or []),
+        "seeds": [int(seeds[0]), int(seeds[-1])] if len(seeds) else [],
+        "readable_cards": readable, "read_right": read_right,
+        "recall_readable": read_right / max(readable, 1),
+        "reported_identities": reported, "wrong_identities": wrong,
+        "wrong_rate": wrong / max(reported, 1),
+        "hidden_cards": hidden, "hidden_guessed_wrong": hidden_guessed,
+        "locatable_cards": locatable, "located": located, "locator_recall": located / max(locatable, 1),
+        "ms_per_frame_median": float(np.median(t)) if len(t) else None,
+        "wrong_examples": wrong_examples,
+    }
+    return metrics, conf
+
+
+def plot_confusion(conf: np.ndarray, path, title: str) -> None:
+    """Save the confusion matrix as a PNG (log-scaled counts)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(13, 12), dpi=80)
+    ax.imshow(np.log1p(conf), cmap="viridis", aspect="auto")
+    cols = list(CARD_CODES) + list(EXTRA_COLUMNS)
+    ax.set_xticks(range(len(cols)))
+    ax.set_xticklabels(cols, rotation=90, fontsize=7)
+    ax.set_yticks(range(len(CARD_CODES)))
+    ax.set_yticklabels(CARD_CODES, fontsize=7)
+    ax.set_xlabel("lida / read")
+    ax.set_ylabel("verdadeira / true")
+    ax.set_title(title)
+    for i, j in zip(*np.nonzero(conf)):
+        if i != j:
+            ax.text(j, i, str(conf[i, j]), ha="center", va="center", color="white", fontsize=6)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

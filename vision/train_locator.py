@@ -1,0 +1,124 @@
+"""Train the YOLO-OBB card locator (training venv only: ultralytics + torch).
+
+Offline by construction: the model is built from ``yolo11n-obb.yaml`` (no
+``*.pt`` download), ``YOLO_OFFLINE=1``, and ultralytics' config folder is a
+project folder holding a font copied from the machine and ``sync: false``.
+
+>>> # .venv-train/bin/python -m sueca.vision.train_locator DATA.yaml --epochs 1   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+FONT_CANDIDATES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+)
+
+
+def _any_ttf() -> Path:
+    for p in FONT_CANDIDATES:
+        if Path(p).is_file():
+            return Path(p)
+    for root in ("/usr/share/fonts", "/usr/local/share/fonts"):
+        for p in sorted(Path(root).rglob("*.ttf")) if Path(root).is_dir() else []:
+            return p
+    try:
+        import matplotlib
+
+        return Path(matplotlib.__file__).parent / "mpl-data/fonts/ttf/DejaVuSans.ttf"
+    except ImportError:  # pragma: no cover
+        raise FileNotFoundError("no TrueType font on this machine for ultralytics' plots") from None
+
+
+def setup_ultralytics(config_dir: str | Path) -> Path:
+    """Point ultralytics at ``config_dir`` and keep it offline. Call before importing it."""
+    config_dir = Path(config_dir).resolve()
+    ul = config_dir / "Ultralytics"
+    ul.mkdir(parents=True, exist_ok=True)
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):
+        if not (ul / name).is_file():
+            shutil.copyfile(_any_ttf(), ul / name)
+    settings = ul / "settings.json"
+    data = json.loads(settings.read_text()) if settings.is_file() else {}
+    data.update({"sync": False, "hub": False, "clearml": False, "comet": False, "dvc": False, "mlflow": False,
+                 "neptune": False, "raytune": False, "tensorboard": False, "wandb": False,
+                 "runs_dir": str(config_dir.parent / "runs")})
+    settings.write_text(json.dumps(data, indent=2))
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ.setdefault("YOLO_VERBOSE", "True")
+    return config_dir
+
+
+def train_locator(data_yaml: str | Path, out_dir: str | Path, epochs: int, imgsz: int = 320, batch: int = 16,
+                  workers: int = 2, model_yaml: str = "yolo11n-obb.yaml", seed: int = 0, fraction: float = 1.0,
+                  close_mosaic: int = 3, patience: int = 100) -> Path:
+    """Train from scratch; returns the path of the best checkpoint."""
+    out_dir = Path(out_dir).resolve()
+    setup_ultralytics(out_dir / "yolo_config")
+    from ultralytics import YOLO
+
+    model = YOLO(model_yaml)
+    t0 = time.time()
+    model.train(
+        data=str(Path(data_yaml).resolve()), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
+        device="cpu", project=str(out_dir), name="locator", exist_ok=True, seed=seed, deterministic=False,
+        pretrained=False, amp=False, plots=False, verbose=False, fraction=fraction, patience=patience,
+        close_mosaic=close_mosaic, cache="ram",
+        # Cards on a table: any rotation, no vertical flips of the scene needed beyond these.
+        degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=1.0, scale=0.5, translate=0.1,
+        hsv_h=0.02, hsv_s=0.6, hsv_v=0.5,
+    )
+    best = out_dir / "locator" / "weights" / "best.pt"
+    if not best.is_file():
+        best = out_dir / "locator" / "weights" / "last.pt"
+    (out_dir / "locator" / "train_seconds.txt").write_text(f"{time.time() - t0:.1f}\n")
+    return best
+
+
+def export_locator(pt: str | Path, imgsz: tuple[int, int], out_path: str | Path, config_dir: str | Path) -> Path:
+    """Export the checkpoint to a fixed-shape ONNX graph (raw head output, NMS done at run time)."""
+    setup_ultralytics(config_dir)
+    from ultralytics import YOLO
+
+    model = YOLO(str(pt))
+    produced = model.export(format="onnx", imgsz=list(imgsz), simplify=True, dynamic=False, opset=17,
+                            half=False, nms=False, device="cpu")
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    if Path(produced).resolve() != out_path.resolve():
+        shutil.copyfile(produced, out_path)
+    return out_path
+
+
+def strip_checkpoint(pt: str | Path, out_path: str | Path) -> Path:
+    """Keep only what inference needs (half-precision weights, no optimizer): a small ``locator.pt``."""
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    out_path = Path(out_path)
+    shutil.copyfile(pt, out_path)
+    strip_optimizer(str(out_path))
+    return out_path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Train the YOLO-OBB card locator.")
+    ap.add_argument("data", help="dataset yaml (YOLO-OBB)")
+    ap.add_argument("--out", default="out/train")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--imgsz", type=int, default=320)
+    ap.add_argument("--batch", type=int, default=16)
+    args = ap.parse_args(argv)
+    print(train_locator(args.data, args.out, args.epochs, args.imgsz, args.batch))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,155 @@
+"""Train, calibrate and export the index reader (training venv: torch).
+
+Input: grey corner crops (N, 48, 36) uint8 cut by :mod:`sueca.vision.rectify`
+exactly as at run time, labels 0..51 (``CARD_CODES``) or 52 (no readable index).
+
+>>> # .venv-train/bin/python -m sueca.vision.train_reader out/train/reader_data.npz  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from sueca.vision.reader_net import build_reader
+from sueca.vision.recognizer import UNREADABLE_CLASS, combine_corners, softmax
+
+
+def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """Photometric jitter on a batch (B, 1, H, W) in [0, 1]: light, contrast, gamma, noise, blur."""
+    b = x.shape[0]
+    def r(lo, hi):
+        return lo + (hi - lo) * torch.rand(b, 1, 1, 1, generator=g)
+    x = x.clamp(1e-3, 1) ** r(0.6, 1.6)
+    x = (x - 0.5) * r(0.5, 1.3) + 0.5 + r(-0.2, 0.2)
+    # a light gradient across the crop (a shadow edge, a lamp)
+    h, w = x.shape[2:]
+    yy = torch.linspace(-1, 1, h).view(1, 1, h, 1)
+    xx = torch.linspace(-1, 1, w).view(1, 1, 1, w)
+    x = x + (r(-0.15, 0.15) * yy + r(-0.15, 0.15) * xx)
+    blur = torch.rand(b, generator=g) < 0.3
+    if blur.any():
+        k = torch.tensor([0.25, 0.5, 0.25])
+        k2 = (k[:, None] * k[None, :]).view(1, 1, 3, 3)
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2)
+    x = x + torch.randn(x.shape, generator=g) * r(0.0, 0.06)
+    return x.clamp(0, 1)
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """Temperature minimising the negative log-likelihood (grid search, robust and exact enough)."""
+    best_t, best = 1.0, np.inf
+    for t in np.exp(np.linspace(np.log(0.3), np.log(5.0), 120)):
+        p = softmax(logits, t)
+        nll = -np.mean(np.log(p[np.arange(len(labels)), labels] + 1e-12))
+        if nll < best:
+            best_t, best = float(t), nll
+    return best_t
+
+
+def choose_threshold(card_probs: list[np.ndarray], card_labels: np.ndarray, card_truth: np.ndarray,
+                     max_wrong: float = 0.0005, floor: float = 0.6) -> tuple[float, dict]:
+    """Lowest threshold whose wrong-identity rate on the validation cards is at most ``max_wrong``.
+
+    ``card_probs[i]``: calibrated probabilities of card i's crops; ``card_labels[i]``:
+    the class it should be read as (52 when it has no readable index);
+    ``card_truth[i]``: the card's own class (reading a hidden card right is no error).
+    """
+    table = []
+    for t in np.round(np.arange(floor, 0.995, 0.01), 3).tolist() + [0.995, 0.998]:
+        wrong = right = 0
+        for p, y, truth in zip(card_probs, card_labels, card_truth):
+            code, _ = combine_corners(p, t)
+            if code == "":
+                continue
+            k = _code_index(code)
+            right += int(k == y)
+            wrong += int(k != truth)
+        readable = int(np.sum(card_labels != UNREADABLE_CLASS))
+        table.append((t, right / max(readable, 1), wrong / max(len(card_labels), 1)))
+    ok = [row for row in table if row[2] <= max_wrong]
+    t, recall, wrong = ok[0] if ok else table[-1]
+    return float(t), {"recall": recall, "wrong_rate": wrong, "cards": len(card_labels)}
+
+
+def _code_index(code: str) -> int:
+    from sueca.vision.classes import CARD_CLASS
+
+    return CARD_CLASS[code]
+
+
+def predict(model: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> np.ndarray:
+    model.eval()
+    out = []
+    with torch.inference_mode():
+        for i in range(0, len(crops), batch):
+            x = torch.from_numpy(crops[i:i + batch].astype(np.float32)[:, None] / 255.0)
+            out.append(model(x).numpy())
+    return np.concatenate(out) if out else np.zeros((0, UNREADABLE_CLASS + 1), np.float32)
+
+
+def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: int = 128, lr: float = 3e-3,
+                 seed: int = 0, width: int = 16, log=print) -> torch.nn.Module:
+    """Train from scratch with AdamW + one-cycle; returns the model in eval mode."""
+    torch.manual_seed(seed)
+    g = torch.Generator().manual_seed(seed)
+    model = build_reader(UNREADABLE_CLASS + 1, width)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * ((len(crops) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
+    x_all = torch.from_numpy(crops)
+    y_all = torch.from_numpy(labels.astype(np.int64))
+    t0 = time.time()
+    for ep in range(epochs):
+        model.train()
+        perm = torch.randperm(len(crops), generator=g)
+        tot, correct, n = 0.0, 0, 0
+        for i in range(0, len(perm), batch):
+            idx = perm[i:i + batch]
+            x = augment(x_all[idx].float()[:, None] / 255.0, g)
+            y = y_all[idx]
+            logits = model(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.02)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss) * len(idx)
+            correct += int((logits.argmax(1) == y).sum())
+            n += len(idx)
+        log(f"reader epoch {ep + 1}/{epochs} loss {tot / n:.4f} acc {correct / n:.4f} ({time.time() - t0:.0f}s)")
+    return model.eval()
+
+
+def export_reader(model: torch.nn.Module, size: tuple[int, int], onnx_path: str | Path, pt_path: str | Path,
+                  width: int = 16) -> None:
+    """Write ``reader.onnx`` (dynamic batch) and ``reader.pt`` (state dict + architecture)."""
+    model = model.eval()
+    dummy = torch.zeros(4, 1, *size)
+    torch.onnx.export(model, (dummy,), str(onnx_path), input_names=["crops"], output_names=["logits"],
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
+    torch.save({"arch": {"num_classes": UNREADABLE_CLASS + 1, "width": width},
+                "state_dict": model.state_dict()}, str(pt_path))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Train the card index reader on a crops .npz (crops, labels).")
+    ap.add_argument("data")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--out", default="out/train")
+    args = ap.parse_args(argv)
+    d = np.load(args.data)
+    model = train_reader(d["crops"], d["labels"], args.epochs)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    export_reader(model, d["crops"].shape[1:], out / "reader.onnx", out / "reader.pt")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
