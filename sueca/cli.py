@@ -15,6 +15,8 @@ import sys
 COMMAND_MODULES = (
     "sueca.commands.score",
     "sueca.commands.calibrate",
+    "sueca.commands.detect",
+    "sueca.commands.train",
     "sueca.commands.dataset",
 )
 
