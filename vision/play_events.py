@@ -85,6 +85,7 @@ class PlayDetector:
         self._trump_played = False
         self._gone_since: float | None = None
         self._entered: dict[int, float] = {}     # track id -> first time seen in the play area
+        self._first_rest: dict[int, float] = {}  # track id -> when it was first seen at rest
         self._areas: list[float] = []
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
@@ -105,7 +106,7 @@ class PlayDetector:
         self._learn_card_size(detections)
         events: list = []
         visible_trick = set()
-        ready: list[tuple[float, TrackView]] = []
+        ready: list[tuple[tuple[float, float], TrackView]] = []
         waiting: list[float] = []
         for tr in tracks:
             role = self._roles.get(tr.id)
@@ -128,8 +129,8 @@ class PlayDetector:
         # earlier but is still under a hand holds back the ones after it.
         ready.sort(key=lambda x: (x[0], x[1].id))
         hold = min(waiting, default=math.inf)
-        for rest_t, tr in ready:
-            if rest_t > hold:
+        for (entered, rest_t), tr in ready:
+            if entered > hold:
                 break
             events.append(self._play(tr, rest_t, t, frame_index, turn, image, events))
             if turn is not None:
@@ -196,10 +197,16 @@ class PlayDetector:
         entered = self._entered.get(tr.id)
         rest = self._rest(tr, t)
         if rest is None:
-            if in_play and t - tr.last_t < cfg.hold_lost_s and t - entered < cfg.hold_max_s:
+            # Only a card seen lying here (or in view now) holds back later plays: a
+            # track lost in flight is most likely the card that landed under a new track.
+            credible = tr.visible or tr.id in self._first_rest
+            if (in_play and credible and t - tr.last_t < cfg.hold_lost_s
+                    and t - entered < cfg.hold_max_s):
                 return "waiting", entered
             return None
         rest_t, count = rest
+        if in_play:
+            self._first_rest.setdefault(tr.id, rest_t)
         if not in_play:
             trump = self._maybe_trump(tr, t, rest_t)
             if trump is not None:
@@ -215,7 +222,7 @@ class PlayDetector:
                     self._roles[tr.id] = "played"
                     e.track_id = tr.id
                     return None
-        return "ready", rest_t
+        return "ready", (entered, self._first_rest[tr.id])
 
     def _play(self, tr: TrackView, rest_t: float, t: float, frame_index: int, turn: int | None,
               image: np.ndarray | None, events: list) -> PlayEvent:

@@ -196,12 +196,15 @@ class CardTracker:
         for i, tr in enumerate(self._tracks):
             gap = t - tr.last_t
             recent = gap <= 0.35
-            pred = _center(tr.xyxy) + (tr.vel * gap if recent else 0.0)
+            last = _center(tr.xyxy)
+            pred = last + (tr.vel * min(gap, 0.15) if recent else 0.0)
             tdiag = max(_diag(tr.xyxy), 1.0)
             settled, _, _ = self.identity_of(tr)
             for j in range(n):
                 scale = (tdiag + diags[j]) / 2.0
-                dist = float(np.hypot(*(centers[j] - pred))) / scale
+                # a thrown card stops dead: it is near where it was going, or where it was
+                dist = min(float(np.hypot(*(centers[j] - pred))),
+                           float(np.hypot(*(centers[j] - last)))) / scale
                 code, conf = detections.codes[j], float(detections.confidence[j])
                 same = bool(settled) and code == settled and conf >= cfg.read_floor
                 gate = cfg.max_jump if recent else cfg.max_lost_jump
