@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from sueca.hardware.sources import SourceUnavailable
+from sueca.hardware.sources import SourceError, SourceUnavailable
 
 MISSING_PICAMERA2 = (
     "picamera2 não está instalado / picamera2 is not installed: install Raspberry Pi OS's "
@@ -58,16 +58,52 @@ class PicameraCapture:
             self._camera.close()
 
 
+def parse_picamera_spec(spec: str) -> tuple[int, float | None]:
+    """``picamera[:N][?focus=D]`` -> ``(N, D)``.
+
+    >>> parse_picamera_spec("picamera:1?focus=0.9")
+    (1, 0.9)
+    >>> parse_picamera_spec("picamera")
+    (0, None)
+    """
+    head, _, query = spec.partition("?")
+    _, _, number = head.partition(":")
+    if number and not number.isdigit():
+        raise SourceError(f"{spec}: número de câmara inválido / bad camera number {number!r}")
+    focus = None
+    for item in filter(None, query.split("&")):
+        key, _, value = item.partition("=")
+        if key != "focus":
+            raise SourceError(f"{spec}: opção desconhecida / unknown option {key!r} "
+                              "(known: focus)")
+        try:
+            focus = float(value)
+        except ValueError:
+            focus = -1.0
+        if not 0 <= focus <= 32:
+            raise SourceError(f"{spec}: focus must be dioptres (1 / metres), e.g. "
+                              f"focus=0.9 for 1.1 m, got {value!r}")
+    return int(number or 0), focus
+
+
 def picamera_opener(number: int = 0, *, size: tuple[int, int] | None = None,
-                    fps: float | None = None) -> Callable[[], PicameraCapture]:
-    """An opener for camera ``number``; picamera2 is imported when it runs."""
+                    fps: float | None = None, focus: float | None = None
+                    ) -> Callable[[], PicameraCapture]:
+    """An opener for camera ``number``; picamera2 is imported when it runs.
+
+    ``focus`` (dioptres) fixes the lens of an autofocus camera (Camera
+    Module 3) so hands passing under it never make it hunt; ``None`` leaves
+    the camera's default.
+    """
     width, height = size or DEFAULT_SIZE
 
     def open_camera() -> PicameraCapture:
         Picamera2 = import_picamera2()
         camera = Picamera2(number)
         try:
-            controls = {"FrameRate": float(fps)} if fps else {}
+            controls: dict[str, float | int] = {"FrameRate": float(fps)} if fps else {}
+            if focus is not None:
+                controls.update({"AfMode": 0, "LensPosition": float(focus)})  # 0: manual
             config = camera.create_video_configuration(
                 main={"size": (int(width), int(height)), "format": "RGB888"},
                 buffer_count=2,  # few buffers: we want the latest frame, not a queue

@@ -271,8 +271,10 @@ def open_source(spec: str, *, realtime: bool = False, fps: float | None = None,
                 opener: Callable[[], object] | None = None) -> FrameSource:
     """Open the source named by ``spec``.
 
-    - ``picamera`` (or ``picamera:N`` for camera N): the Raspberry Pi camera
-      through picamera2 (Raspberry Pi OS's apt package ``python3-picamera2``);
+    - ``picamera`` (``picamera:N`` for camera N, ``picamera?focus=D`` to fix
+      the lens at ``D`` dioptres = 1 / distance in metres): the Raspberry Pi
+      camera through picamera2 (Raspberry Pi OS's apt package
+      ``python3-picamera2``);
     - ``0``, ``1``, ... or ``/dev/videoN``: an OpenCV capture device;
     - ``rtsp://``, ``http://``, ``tcp://`` ... : a network stream;
     - a folder: its images sorted by name (natural order), ``fps`` (default
@@ -295,12 +297,13 @@ def open_source(spec: str, *, realtime: bool = False, fps: float | None = None,
         raise SourceError("fonte vazia / empty source spec")
     backoff = backoff or Backoff()
     lowered = spec.lower()
-    if lowered == "picamera" or lowered.startswith("picamera:"):
-        from sueca.hardware.picamera import picamera_opener
+    if re.fullmatch(r"picamera([:?].*)?", lowered):
+        from sueca.hardware.picamera import parse_picamera_spec, picamera_opener
 
-        number = _picamera_number(spec)
-        return live.LiveSource(spec, opener or picamera_opener(number, size=size, fps=fps),
-                               backoff=backoff)
+        number, focus = parse_picamera_spec(spec)
+        return live.LiveSource(
+            spec, opener or picamera_opener(number, size=size, fps=fps, focus=focus),
+            backoff=backoff)
     scheme = lowered.split("://", 1)[0] if "://" in lowered else ""
     if scheme:
         if scheme not in STREAM_SCHEMES:
@@ -321,15 +324,6 @@ def open_source(spec: str, *, realtime: bool = False, fps: float | None = None,
         return files.VideoFileSource(path, realtime=realtime, fps=fps)
     raise SourceError(f"{spec}: não existe esse ficheiro ou pasta / no such file or folder "
                       "(nor picamera, a device index or a stream URL)")
-
-
-def _picamera_number(spec: str) -> int:
-    _, _, number = spec.partition(":")
-    if not number:
-        return 0
-    if not number.isdigit():
-        raise SourceError(f"{spec}: número de câmara inválido / bad camera number {number!r}")
-    return int(number)
 
 
 def grab_frame(spec: str, *, timeout: float = 10.0, skip: int = 0, **options: object) -> Frame:

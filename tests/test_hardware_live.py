@@ -16,7 +16,7 @@ import types
 import numpy as np
 import pytest
 
-from sueca.hardware import Backoff, SourceUnavailable, open_source
+from sueca.hardware import Backoff, SourceError, SourceUnavailable, open_source
 from sueca.hardware.live import LiveSource
 
 WAIT = 5.0  # generous bound for a thread to react; tests never sleep this long when passing
@@ -320,3 +320,16 @@ def test_picamera_source_with_a_stand_in_picamera2(monkeypatch):
     assert camera.config["main"] == {"size": (64, 48), "format": "RGB888"}
     assert camera.config["controls"] == {"FrameRate": 10.0}
     assert frame.image.shape == (48, 64, 3) and frame.image.flags.c_contiguous
+
+
+def test_picamera_focus_option_fixes_the_lens(monkeypatch):
+    FakePicamera2.instances.clear()
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    with open_source("picamera?focus=0.9", size=(32, 24)) as source:
+        assert source.read(timeout=WAIT).size == (32, 24)
+    camera = FakePicamera2.instances[0]
+    assert camera.number == 0
+    assert camera.config["controls"] == {"AfMode": 0, "LensPosition": 0.9}
+    for bad in ["picamera?zoom=2", "picamera?focus=far", "picamera:one"]:
+        with pytest.raises(SourceError):
+            open_source(bad)
