@@ -13,6 +13,7 @@ import importlib
 import sys
 
 COMMAND_MODULES = (
+    "sueca.commands.serve",
     "sueca.commands.score",
     "sueca.commands.calibrate",
     "sueca.commands.detect",

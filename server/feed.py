@@ -1,0 +1,152 @@
+"""The typed door through which the live pipeline talks to the referee.
+
+A background thread (the vision pipeline, or the demo) calls
+:meth:`LiveFeed.on_event` with the events of ``sueca.vision.events`` and
+:meth:`LiveFeed.on_frame` with the latest camera JPEG and its detections. Each
+call returns once the event is committed (or refused and logged as an alert).
+
+>>> from sueca.server.store import Store
+>>> from sueca.server.service import Referee
+>>> from sueca.vision.events import PlayEvent, TrumpSeen
+>>> feed = LiveFeed(Referee(Store(":memory:")))
+>>> feed.on_event(TrumpSeen("5H", seat=3, t=0.0, confidence=0.9))
+'new_hand'
+>>> feed.on_event(PlayEvent("AS", seat=0, t=1.0, confidence=0.97))
+'play'
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from sueca.vision.events import PlayEvent, SourceStatus, TrickCleared, TrumpSeen
+
+from .replay import EventRejected
+from .service import Referee
+
+WHO = "camera"
+
+
+@dataclass(frozen=True)
+class CameraFrame:
+    """The latest camera picture and what the detector found on it.
+
+    ``detections``: entries of the ``sueca detect`` contract
+    (``{"card", "confidence", "box": [x1, y1, x2, y2]}``), pixel coordinates of
+    ``size`` = (width, height).
+    """
+
+    jpeg: bytes
+    size: tuple[int, int]
+    detections: tuple[dict, ...] = ()
+    index: int = 0
+    t: float = 0.0
+    received: float = field(default_factory=time.time)
+
+    def meta(self) -> dict:
+        return {"index": self.index, "t": self.t, "size": list(self.size),
+                "detections": list(self.detections), "age": round(time.time() - self.received, 3)}
+
+
+class LiveFeed:
+    """Pipeline events in, committed match events out."""
+
+    def __init__(self, referee: Referee) -> None:
+        self.referee = referee
+        self._frame: CameraFrame | None = None
+        self._frame_lock = threading.Lock()
+        self._calibration_listeners: list[Callable[[dict], None]] = []
+        self.last_error = ""
+
+    # -- events --------------------------------------------------------------
+    def on_event(self, event) -> str:
+        """Apply one pipeline event; returns what it became (``play``, ``new_hand``,
+        ``rejected``, ``status``, ``ignored``...). Never raises for a refused play."""
+        if isinstance(event, PlayEvent):
+            return self._play(event)
+        if isinstance(event, TrumpSeen):
+            return self._trump(event)
+        if isinstance(event, TrickCleared):
+            return "ignored"  # the engine closes tricks itself after four cards
+        if isinstance(event, SourceStatus):
+            self.referee.set_status({"connected": event.connected, "fps": round(float(event.fps), 1),
+                                     "frames": int(event.frames), "model": event.model,
+                                     "last_error": event.last_error or self.last_error, "t": event.t})
+            return "status"
+        raise TypeError(f"LiveFeed.on_event: not a pipeline event: {type(event).__name__}")
+
+    def _play(self, ev: PlayEvent) -> str:
+        payload = {"card": ev.card, "seat": ev.seat, "t": round(float(ev.t), 3),
+                   "confidence": round(float(ev.confidence), 4), "uncertain": bool(ev.uncertain)}
+        if ev.seat is None:
+            del payload["seat"]
+        try:
+            self.referee.submit("play", payload, WHO, snapshot=ev.snapshot_jpeg)
+            return "play"
+        except EventRejected as e:
+            self.referee.reject({**payload, "reason": str(e)}, WHO)
+            return "rejected"
+
+    def _trump(self, ev: TrumpSeen) -> str:
+        ref = self.referee
+        view = ref.view()
+        match = view.match
+        payload = {"dealer": ev.seat, "trump_card": ev.card}
+        try:
+            if match.winner is not None:
+                # the table plays on: a new match with the same players and rules
+                ref.start_match(WHO)
+                ref.submit("new_hand", payload, WHO)
+                return "new_match"
+            if not match.hands or match.hands[-1].is_over:
+                ref.submit("new_hand", payload, WHO)
+                return "new_hand"
+            h = len(match.hands) - 1
+            hand = match.hands[h]
+            if hand.plays:
+                # the turned card stays in view all hand long: nothing new
+                if hand.trump_card.code != ev.card or hand.dealer != ev.seat:
+                    ref.reject({"card": ev.card, "seat": ev.seat, "t": ev.t,
+                                "reason": f"trump {ev.card} at seat {ev.seat} seen during hand {h} "
+                                          f"(recorded {hand.trump_card.code}, dealer {hand.dealer})"}, WHO)
+                    return "rejected"
+                return "ignored"
+            done = "ignored"
+            if hand.dealer != ev.seat:
+                ref.submit("set_dealer", {"hand": h, "dealer": ev.seat}, WHO)
+                done = "set_dealer"
+            if hand.trump_card.code != ev.card:
+                ref.submit("set_trump", {"hand": h, "trump_card": ev.card}, WHO)
+                done = "set_trump"
+            return done
+        except EventRejected as e:
+            ref.reject({"card": ev.card, "seat": ev.seat, "t": ev.t, "reason": str(e)}, WHO)
+            return "rejected"
+
+    # -- camera view -----------------------------------------------------------
+    def on_frame(self, jpeg: bytes, size: tuple[int, int], detections=(), index: int = 0,
+                 t: float = 0.0) -> None:
+        """Keep the latest picture; ``detections`` may be a ``CardDetections``."""
+        if hasattr(detections, "to_json"):
+            detections = detections.to_json()
+        with self._frame_lock:
+            self._frame = CameraFrame(bytes(jpeg), (int(size[0]), int(size[1])), tuple(detections), index, t)
+
+    def frame(self) -> CameraFrame | None:
+        with self._frame_lock:
+            return self._frame
+
+    # -- calibration -----------------------------------------------------------
+    def on_calibration(self, fn: Callable[[dict], None]) -> None:
+        """``fn(calibration)`` runs when the referee moves the seat points."""
+        self._calibration_listeners.append(fn)
+
+    def calibration_changed(self, calibration: dict) -> None:
+        for fn in self._calibration_listeners:
+            try:
+                fn(calibration)
+            except Exception as e:  # a listener's bug must not fail the referee's request
+                self.last_error = f"calibration listener: {e}"

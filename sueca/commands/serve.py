@@ -1,0 +1,43 @@
+"""``sueca demo`` and ``sueca serve``: the dashboard, with or without a table playing by itself."""
+
+from __future__ import annotations
+
+
+def _common(p) -> None:
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the café's network)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--data-dir", default=None,
+                   help="config + SQLite database folder (default $SUECA_HOME or ~/.local/share/sueca)")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("demo", help="o produto inteiro num jogo de demonstração / the whole product on a demo game",
+                              description="Serve the dashboard while a demo table plays Sueca in a loop.")
+    _common(p)
+    p.add_argument("--interval", type=float, default=1.5, help="seconds between plays (default 1.5)")
+    p.set_defaults(func=_demo)
+    p = subparsers.add_parser("serve", help="painel e ferramentas do árbitro / dashboard and referee tools",
+                              description="Serve the dashboard and the referee API (no camera).")
+    _common(p)
+    p.set_defaults(func=_serve)
+
+
+def _demo(args) -> int:
+    import tempfile
+
+    from sueca.server import demo
+    from sueca.server.runner import serve
+
+    data_dir = args.data_dir or tempfile.mkdtemp(prefix="sueca-demo-")
+    interval = args.interval
+
+    def source(feed, stop):
+        demo.demo_source(feed, stop, interval=interval)
+
+    return serve(data_dir, args.host, args.port, source=source, show_token=True)
+
+
+def _serve(args) -> int:
+    from sueca.server.runner import serve
+
+    return serve(args.data_dir, args.host, args.port)
