@@ -139,8 +139,8 @@ def _poly_visible(idmap: np.ndarray, poly: np.ndarray, obj_id: int) -> float:
     if inside == 0:
         return 0.0
     vis = np.count_nonzero((idmap[y0:y1, x0:x1] == obj_id) & (m > 0))
-    # Pixel counts inside the frame, scaled by the analytic area (parts outside the frame are hidden).
-    return float(min(1.0, vis / max(area, inside)))
+    # Pixels showing the object over its analytic area (parts outside the frame count as hidden).
+    return float(min(1.0, vis / area))
 
 
 def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **options) -> Scene:
@@ -150,22 +150,34 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
     styles), "all", or a list of style names. Options: ``max_tilt`` (deg, 30),
     ``distortion`` (True), ``photometric`` (True), ``card_frac`` ((0.06, 0.20)
     card height / image height), ``distractors`` (True), ``layout`` ("game",
-    "scatter", "fan" or None for a random mix).
+    "scatter", "fan" or None for a random mix). For controlled tests:
+    ``camera`` (a Camera), ``table_colour`` (BGR, a flat table), ``placements``
+    (the objects to draw, as ``layout.plan_layout`` returns them, in plane px;
+    the card height is then ``unit`` (option, default 0.15 * height)).
     """
     if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(int(s) >= 32 for s in size)):
         raise ValueError(f"render_scene: size must be (width, height) >= 32, got {size!r}")
     w, h = int(size[0]), int(size[1])
     rng = np.random.default_rng(int(seed))
     deck_styles = resolve_styles(styles)
-    cam = random_camera(rng, (w, h), options.get("max_tilt", 30.0), options.get("distortion", True))
+    cam = options.get("camera") or random_camera(rng, (w, h), options.get("max_tilt", 30.0),
+                                                 options.get("distortion", True))
     lo, hi = options.get("card_frac", (0.06, 0.20))
     unit = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) * h     # card height in plane px
-    image, table_kind = _table(rng, cam, unit)
+    unit = float(options.get("unit", unit if "placements" not in options else 0.15 * h))
+    if options.get("table_colour") is not None:
+        image, table_kind = np.empty((h, w, 3), np.uint8), "flat"
+        image[:] = options["table_colour"]
+    else:
+        image, table_kind = _table(rng, cam, unit)
     idmap = np.zeros((h, w), np.int32)
 
     style = deck_styles[rng.integers(len(deck_styles))].name
-    plan = plan_layout(rng, cam, unit, style, deck_styles, options.get("layout"),
-                       distractors=options.get("distractors", True))
+    if "placements" in options:
+        plan = list(options["placements"])
+    else:
+        plan = plan_layout(rng, cam, unit, style, deck_styles, options.get("layout"),
+                           distractors=options.get("distractors", True))
     shadow_dir = rng.uniform(0, 2 * np.pi)
     shadow_off = np.array([np.cos(shadow_dir), np.sin(shadow_dir)]) * unit * rng.uniform(0.005, 0.03)
 
@@ -185,11 +197,13 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
             S = A @ np.array([[s, 0, -sw * s / 2], [0, s, -sh * s / 2], [0, 0, 1.0]])
             # Contact shadow: the card's silhouette, offset and darkened.
             Sh = _similarity(shadow_off[0], shadow_off[1], 0, 1.0) @ S
-            _shadow(image, sprite, cam.H @ Sh, rng.uniform(0.15, 0.35))
+            if options.get("shadows", True):
+                _shadow(image, sprite, cam.H @ Sh, rng.uniform(0.15, 0.35))
             warp_sprite(image, sprite, cam.H @ S, idmap, oid)
             corners_sprite = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float64)
             M = cam.H @ S
-            records.append((oid, item, st, M, corners_sprite, quads, proj_h))
+            fill = float(np.count_nonzero(sprite[..., 3] >= 128)) / (sh * sw)   # rounded corners
+            records.append((oid, item, st, M, corners_sprite, quads, proj_h, fill))
         else:
             kind, sprite, x, y, angle, shade = item
             if shade:
@@ -197,7 +211,7 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
                         @ _centre(sprite), rng.uniform(0.2, 0.4))
             warp_sprite(image, sprite, cam.H @ _similarity(x, y, angle, 1.0) @ _centre(sprite), idmap, oid)
 
-    if rng.random() < 0.5:
+    if rng.random() < 0.5 and options.get("shadows", True):
         _people_shadows(image, rng)
     maps = cam.remap_maps()
     image = cam.apply_distortion(image, maps)
@@ -205,9 +219,9 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
         image = photometric(image, rng)
 
     cards = []
-    for oid, item, st, M, corners_sprite, quads, proj_h in records:
+    for oid, item, st, M, corners_sprite, quads, proj_h, fill in records:
         lin = _apply(M, corners_sprite)
-        vis = _poly_visible(idmap, lin, oid)
+        vis = min(1.0, _poly_visible(idmap, lin, oid) / max(fill, 0.5))
         corners = cam.distort(lin).astype(np.float32)
         if item.face_up and quads is not None:
             iq_lin = [_apply(M, q) for q in quads]

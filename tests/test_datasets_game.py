@@ -1,0 +1,73 @@
+"""``sueca dataset game``: the truth record scores with the engine and matches the video."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from sueca.cli import main
+from sueca.datasets.game import render_game
+from sueca.datasets.game_plan import plan_game
+from sueca.engine import Match, MatchRecord
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    out = tmp_path_factory.mktemp("game")
+    rc = main(["dataset", "game", "--out", str(out), "--seed", "4", "--hands", "1", "--fps", "4",
+               "--size", "320x240", "--renuncias", "1", "--quiet"])
+    assert rc == 0
+    return out
+
+
+def test_truth_scores_with_the_engine(game):
+    truth = json.loads((game / "truth.json").read_text())
+    report = Match(MatchRecord.from_json(truth)).report()
+    hand = report["hands"][0]
+    assert len(truth["hands"][0]["plays"]) == 40 and hand["complete"]
+    assert sum(hand["points"]) == 120 or hand["renuncias"]
+    # The injected renúncia is proven and decides the hand.
+    assert len(hand["renuncias"]) == 1 and 4 in hand["riscos"]
+    plays = truth["hands"][0]["plays"]
+    times = [p["t"] for p in plays]
+    assert times == sorted(times) and len(set(times)) == 40
+    # Each recorded seat is the seat whose turn it was: the engine sees no mismatch.
+    assert Match(MatchRecord.from_json(truth)).hands[0].seat_mismatches == []
+    assert {p["seat"] for p in plays} == {0, 1, 2, 3}
+
+
+def test_video_and_calibration(game):
+    calib = json.loads((game / "calibration.json").read_text())
+    assert calib["image_size"] == [320, 240] and len(calib["seats"]) == 4
+    cx, cy = calib["center"]
+    # Counter-clockwise from above: seat 0 bottom, 1 right, 2 top, 3 left.
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = calib["seats"]
+    assert y0 > cy and x1 > cx and y2 < cy and x3 < cx
+    events = json.loads((game / "events.json").read_text())
+    cap = cv2.VideoCapture(str(game / "video.mp4"))
+    n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+    assert abs(n - events["frames"]) <= 1 and events["fps"] == 4
+    # At a card's rest frame, its label outline holds card-like (bright) pixels.
+    ev = events["plays"][0]
+    cap.set(cv2.CAP_PROP_POS_FRAMES, ev["rest_frame"] + 1)
+    ok, frame = cap.read()
+    assert ok and frame.shape == (240, 320, 3)
+    m = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(ev["corners"]).astype(np.int32)], 1)
+    assert frame[m.astype(bool)].mean() > frame.mean()
+
+
+def test_plan_is_deterministic_and_clockwise_option():
+    a, b = plan_game(9, 1, (320, 240)), plan_game(9, 1, (320, 240))
+    assert a.record == b.record and a.events == b.events
+    cw = plan_game(9, 1, (320, 240), clockwise=True)
+    assert cw.seat_dirs[1][0] < 0  # seat 1 on the left
+
+
+def test_bad_arguments(tmp_path):
+    with pytest.raises(ValueError):
+        render_game(tmp_path, hands=0)
+    assert main(["dataset", "game", "--out", str(tmp_path), "--hands", "0"]) == 2

@@ -1,0 +1,155 @@
+"""Synthetic scenes: labels match pixels, occlusion decides readability, determinism, coverage."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from sueca.datasets.camera import Camera
+from sueca.datasets.cards import render_card_back, render_card_face
+from sueca.datasets.layout import Placement
+from sueca.datasets.scene import READABLE_INDEX_FRACTION, render_scene
+from sueca.datasets.styles import STYLES, TEST_STYLES, TRAIN_STYLES
+from sueca.vision.classes import CARD_CODES
+
+KEY = (0, 255, 0)  # a flat green table that no card pixel has
+
+
+def _mask(poly, shape):
+    m = np.zeros(shape, np.uint8)
+    cv2.fillPoly(m, [np.round(poly).astype(np.int32)], 1)
+    return m.astype(bool)
+
+
+def _is_key(img):
+    return (img[..., 1] > 240) & (img[..., 0] < 15) & (img[..., 2] < 15)
+
+
+@pytest.mark.parametrize("style", [s.name for s in STYLES])
+def test_card_face_anatomy(style):
+    img, quads = render_card_face("10D", style, 400)
+    h, w = img.shape[:2]
+    assert img.shape[2] == 4 and h == 400 and 0.6 < w / h < 0.75
+    # Rounded corners: the very corner is transparent, the middle opaque.
+    assert img[0, 0, 3] == 0 and img[h - 1, w - 1, 3] == 0 and img[h // 2, w // 2, 3] == 255
+    # Two index quads inside the card, 180 degrees apart, each with ink (rank + suit).
+    assert quads.shape == (2, 4, 2)
+    assert np.allclose(quads[1], np.array([w, h]) - quads[0])
+    for q in quads:
+        assert (q >= 0).all() and (q[:, 0] <= w).all() and (q[:, 1] <= h).all()
+        x0, y0 = np.floor(q.min(0)).astype(int)
+        x1, y1 = np.ceil(q.max(0)).astype(int)
+        patch = img[y0:y1, x0:x1, :3].astype(int)
+        stock = np.array(next(st for st in STYLES if st.name == style).stock)
+        ink = np.abs(patch - stock).sum(-1) > 120
+        assert 0.08 < ink.mean() < 0.8
+    # The index sits near the top-left corner, clear of the card's middle.
+    assert quads[0][:, 0].max() < 0.35 * w and quads[0][:, 1].max() < 0.4 * h
+
+
+def test_every_card_renders_and_backs_differ():
+    faces = {code: render_card_face(code, "classic", 120)[0] for code in CARD_CODES}
+    assert len({f.tobytes() for f in faces.values()}) == 52
+    back = render_card_back("classic", 120)
+    assert back.shape[2] == 4 and back[60, 40, :3].tolist() != faces["AS"][60, 40, :3].tolist()
+
+
+def test_bad_code_is_a_clear_error():
+    with pytest.raises(ValueError, match="bad card code '1Z'"):
+        render_card_face("1Z", "classic", 100)
+    with pytest.raises(ValueError, match="unknown deck style"):
+        render_card_face("AS", "nope", 100)
+
+
+def test_shapes_and_types():
+    sc = render_scene(11, size=(320, 240))
+    assert sc.image.shape == (240, 320, 3) and sc.image.dtype == np.uint8
+    assert sc.cards
+    for c in sc.cards:
+        assert c.code in CARD_CODES
+        assert c.corners.shape == (4, 2) and c.corners.dtype == np.float32
+        assert c.index_quads.shape == (2, 4, 2) and c.index_visible.shape == (2,)
+        assert 0 <= c.visible_fraction <= 1
+        assert not c.readable or (c.face_up and c.index_visible.max() >= READABLE_INDEX_FRACTION)
+
+
+def test_boxes_cover_the_rendered_cards():
+    """On a flat key-coloured table without light effects, card pixels are exactly inside the outlines."""
+    for seed in range(6):
+        sc = render_scene(seed, size=(320, 320), table_colour=KEY, photometric=False, distortion=False,
+                          distractors=False, shadows=False)
+        inside = np.zeros(sc.image.shape[:2], bool)
+        for c in sc.cards:
+            inside |= _mask(c.corners, inside.shape)
+        key = _is_key(sc.image)
+        grown = cv2.dilate(inside.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        # Nothing but table outside the (slightly grown) outlines...
+        assert key[~grown].mean() > 0.999
+        # ...and card, not table, well inside each fully visible outline.
+        for c in sc.cards:
+            if c.visible_fraction > 0.99:
+                core = cv2.erode(_mask(c.corners, inside.shape).astype(np.uint8), np.ones((5, 5), np.uint8))
+                assert core.sum() > 0 and key[core.astype(bool)].mean() < 0.01, c.code
+
+
+def _placed(cards):
+    cam = Camera.overhead((400, 400))
+    return render_scene(0, size=(400, 400), camera=cam, table_colour=KEY, photometric=False, shadows=False,
+                        placements=cards, unit=120.0)
+
+
+def test_hidden_indices_are_not_readable():
+    # A 7H upright at the centre; another card on top of its top-left index only.
+    base = Placement("7H", "classic", 200, 200, 0)
+    w = 120 * 0.716
+    one = _placed([base, Placement("KS", "classic", 200 - w * 0.75, 200 - 60 - 30, 0)])
+    seven = next(c for c in one.cards if c.code == "7H")
+    assert seven.index_visible[0] < 0.2 and seven.index_visible[1] > 0.95
+    assert seven.readable  # the other corner still shows
+    # Cover the second index too: no longer readable, though most of the card shows.
+    both = _placed([base, Placement("KS", "classic", 200 - w * 0.75, 200 - 60 - 30, 0),
+                    Placement("QD", "classic", 200 + w * 0.75, 200 + 60 + 30, 0)])
+    seven = next(c for c in both.cards if c.code == "7H")
+    assert seven.index_visible.max() < 0.2 and not seven.readable
+    assert seven.visible_fraction > 0.5
+    # The pixels agree: the hidden index region shows the covering card, not the 7H's red ink.
+    q = seven.index_quads[0]
+    region = both.image[_mask(q, both.image.shape[:2])]
+    red = (region[:, 2] > 150) & (region[:, 1] < 90)
+    assert red.mean() < 0.02
+    free = _placed([base]).cards[0]
+    region = _placed([base]).image[_mask(free.index_quads[0], both.image.shape[:2])]
+    assert ((region[:, 2] > 150) & (region[:, 1] < 90)).mean() > 0.05
+
+
+def test_face_down_cards_are_never_readable():
+    sc = _placed([Placement("AS", "classic", 200, 200, 30, face_up=False)])
+    c = sc.cards[0]
+    assert not c.face_up and not c.readable and c.visible_fraction > 0.99
+
+
+def test_deterministic_per_seed():
+    a, b, c = render_scene(5, size=(256, 256)), render_scene(5, size=(256, 256)), render_scene(6, size=(256, 256))
+    assert np.array_equal(a.image, b.image)
+    assert [x.to_json() for x in a.cards] == [x.to_json() for x in b.cards]
+    assert not np.array_equal(a.image, c.image)
+
+
+def test_every_class_appears_and_test_styles_stay_out():
+    seen, styles, readable = set(), set(), 0
+    for seed in range(70):
+        sc = render_scene(seed, size=(192, 192), photometric=False)
+        for c in sc.cards:
+            styles.add(c.style)
+            if c.face_up:
+                seen.add(c.code)
+            readable += c.readable
+    assert seen == set(CARD_CODES)
+    assert styles <= set(TRAIN_STYLES) and not styles & set(TEST_STYLES)
+    assert len(styles) >= 4 and readable > 100
+
+
+def test_test_styles_option():
+    sc = render_scene(1, size=(192, 192), styles="test")
+    assert {c.style for c in sc.cards} <= set(TEST_STYLES)
