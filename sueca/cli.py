@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "sueca.commands.detect",
     "sueca.commands.train",
     "sueca.commands.dataset",
+    "sueca.commands.run",
 )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
@@ -57,6 +57,7 @@ class Pipeline:
     def __init__(self, source: Iterable, recognizer: Callable, calibration, rules: Rules | None = None,
                  *, dealer: int | None = None, trump: str | None = None,
                  config: PlayConfig | None = None, on_event: Callable | None = None,
+                 on_frame: Callable | None = None,
                  on_progress: Callable[[Progress], None] | None = None, progress_every_s: float = 1.0,
                  status_every_s: float = 2.0, model_name: str = "", clock: Callable[[], float] = time.monotonic
                  ) -> None:
@@ -66,6 +67,7 @@ class Pipeline:
         self.rules = rules or Rules()
         self.detector = PlayDetector(calibration, config)
         self.on_event = on_event
+        self.on_frame = on_frame  # on_frame(image, detections, index, t) after each frame
         self.on_progress = on_progress
         self.progress_every_s = progress_every_s
         self.status_every_s = status_every_s
@@ -75,7 +77,8 @@ class Pipeline:
         self.finished_records: list[MatchRecord] = []   # earlier matches when one was won
         self._hand: Hand | None = None
         self._pending: list[PlayEvent] = []             # plays waiting for a dealer and trump
-        self._pending_dealer: int | None = None
+        self._blocked = False                            # an unreadable play holds the hand
+        self.abandoned: list[list[PlayEvent]] = []       # held plays of hands that ended unresolved
         self._flags: dict[tuple[int, int], dict] = {}    # (hand, play) -> extra JSON (uncertain)
         self.rejected: list[tuple[PlayEvent, str]] = []  # impossible plays, reported, never scored
         self.events: list = []
@@ -91,6 +94,12 @@ class Pipeline:
             self.set_trump(int(dealer), str(trump))
 
     # -- outside corrections ----------------------------------------------
+    def set_calibration(self, calibration) -> None:
+        """New seat points (the referee dragged them): used from the next frame."""
+        self.calibration = calibration
+        self.detector.calibration = calibration
+        self._scaled = False
+
     def set_trump(self, dealer: int, trump: str) -> None:
         """Dealer and trump of the hand waiting for them (or of a new hand)."""
         card = Card.parse(trump)
@@ -99,7 +108,9 @@ class Pipeline:
 
     @property
     def turn(self) -> int | None:
-        return self._hand.turn if self._hand is not None else None
+        if self._hand is None or self._blocked:
+            return None
+        return self._hand.turn
 
     # -- the loop -------------------------------------------------------------
     def __iter__(self) -> Iterator:
@@ -118,6 +129,8 @@ class Pipeline:
             out = self.detector.update(dets, t, index, turn=self.turn,
                                        image=image if isinstance(image, np.ndarray) else None)
             self.frames += 1
+            if self.on_frame is not None:
+                self.on_frame(image, dets, index, t)
             for ev in out:
                 self._apply(ev)
                 yield ev
@@ -167,12 +180,38 @@ class Pipeline:
         elif isinstance(ev, PlayEvent):
             self.plays += 1
             self._emit_t[id(ev)] = self._now_t
-            if self._hand is None or self._hand.all_played:
+            if self._hand is None or self._hand.all_played or self._blocked:
                 self._pending.append(ev)
             else:
                 self._add_play(ev)
 
+    @property
+    def unresolved(self) -> list[PlayEvent]:
+        """Plays held back: the first is a card nobody could read, the rest came after it."""
+        return list(self._pending) if self._blocked else []
+
+    def resolve_card(self, card: str) -> None:
+        """The referee names the unreadable card; the plays held after it go in."""
+        if not self._blocked:
+            raise ValueError("resolve_card: no unreadable play is waiting")
+        Card.parse(card)
+        first, rest = self._pending[0], self._pending[1:]
+        self._pending, self._blocked = [], False
+        for ev in [replace(first, card=card, uncertain=False)] + rest:
+            self._add_or_hold(ev)
+
+    def _add_or_hold(self, ev: PlayEvent) -> None:
+        if self._blocked:
+            self._pending.append(ev)
+        else:
+            self._add_play(ev)
+
     def _start_hand(self, dealer: int, trump: Card) -> None:
+        if self._blocked:
+            # a new hand began while a card of the last one was still unnamed: keep
+            # that hand's tail for the referee, start the new one clean
+            self.abandoned.append(list(self._pending))
+            self._pending, self._blocked = [], False
         if self._hand is not None and not self._hand.plays:
             # the hand that was waiting gets its dealer and trump
             h = len(self.record.hands) - 1
@@ -186,7 +225,7 @@ class Pipeline:
         self._hand = Hand(self.rules, dealer, trump)
         pending, self._pending = self._pending, []
         for ev in pending:
-            self._add_play(ev)
+            self._add_or_hold(ev)
 
     def _winner(self) -> int | None:
         from sueca.engine import Match
@@ -199,6 +238,12 @@ class Pipeline:
     def _add_play(self, ev: PlayEvent) -> None:
         hand = self._hand
         assert hand is not None
+        if not ev.card:
+            # nobody could read it: the hand waits for the referee to name it (never a
+            # guess), and keeps every later play meanwhile
+            self._blocked = True
+            self._pending.append(ev)
+            return
         try:
             card = Card.parse(ev.card)
             hand.play(card, ev.seat, ev.t)

@@ -111,12 +111,21 @@ class PlayDetector:
         for tr in tracks:
             role = self._roles.get(tr.id)
             if role == "played":
-                for e in self._trick:
-                    if e.track_id == tr.id and tr.visible:
-                        e.center, e.last_seen = tr.center, t
-                        if self.calibration.is_in_play_area(tr.center):
-                            visible_trick.add(tr.id)
-                continue
+                entry = next((e for e in self._trick if e.track_id == tr.id), None)
+                if tr.identity and (entry is None or tr.identity != entry.card) and \
+                        tr.identity not in self._hand_cards:
+                    # the track now reads as a card never played: the tracker carried an
+                    # old card's track over to a new one; the new card is a candidate
+                    del self._roles[tr.id]
+                    self._entered.pop(tr.id, None)
+                    self._first_rest.pop(tr.id, None)
+                elif entry is not None and tr.visible:
+                    entry.center, entry.last_seen = tr.center, t
+                    if self.calibration.is_in_play_area(tr.center):
+                        visible_trick.add(tr.id)
+                    continue
+                else:
+                    continue
             if role == "ignored":
                 continue
             state = self._consider(tr, t, events)
@@ -151,7 +160,8 @@ class PlayDetector:
 
     def _card_area(self, tr: TrackView) -> float:
         if len(self._areas) >= 5:
-            return float(np.median(self._areas))
+            # a high percentile: views under a hand are smaller, never larger
+            return float(np.percentile(self._areas, 90))
         return max(o.area for o in tr.history)
 
     def _rest(self, tr: TrackView, t: float) -> tuple[float, int] | None:
@@ -285,7 +295,8 @@ class PlayDetector:
         if t - self._gone_since < self.config.clear_s:
             return []
         ev = TrickCleared(self._gone_since, self.trick_cards)
-        self.tracker.drop(e.track_id for e in self._trick)
+        # swept cards are gone: no old track may catch the next cards
+        self.tracker.drop([tid for tid, role in self._roles.items() if role == "played"])
         self._close_trick()
         return [ev]
 

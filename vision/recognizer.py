@@ -204,6 +204,8 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         if p.is_dir():
             model_dir = p
         elif p.suffix in (".json", ".onnx", ".pt"):
+            if not p.is_file():
+                raise FileNotFoundError(f"modelo não encontrado / model not found: {p}")
             model_dir = p.parent
             locator_file = p if p.suffix != ".json" else None
             if locator_file is not None:

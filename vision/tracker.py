@@ -216,6 +216,8 @@ class CardTracker:
                 if same:
                     cost -= 1.0
                 elif settled and code and conf >= 0.8:
+                    if not recent:
+                        continue  # a lost card does not come back reading as another card
                     cost += 1.0  # a confident different reading: probably another card
                 pairs.append((cost, i, j))
         # Greedy on ascending cost, ties broken by index: deterministic, and with a

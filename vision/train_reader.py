@@ -119,7 +119,7 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss) * len(idx)
+            tot += float(loss.detach()) * len(idx)
             correct += int((logits.argmax(1) == y).sum())
             n += len(idx)
         log(f"reader epoch {ep + 1}/{epochs} loss {tot / n:.4f} acc {correct / n:.4f} ({time.time() - t0:.0f}s)")

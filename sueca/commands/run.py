@@ -1,0 +1,179 @@
+"""``sueca run``: camera (or video) in, game record and live dashboard out.
+
+    sueca run --source game.mp4 --calibration calibration.json --record out.json --no-server
+    sueca run --source picamera --calibration cal.json          # serves the dashboard too
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "run", help="arbitrar um jogo ao vivo ou de um vídeo / referee a live game or a video",
+        description="Lê a fonte (câmara, vídeo, stream, pasta de imagens), reconhece as cartas, segue as "
+                    "jogadas e mantém o registo do jogo. Reads the source, recognizes cards, follows the "
+                    "plays and keeps the game record (interfaces.md).")
+    p.add_argument("--source", required=True,
+                   help="picamera | índice de dispositivo / device index (0) | vídeo / video file | "
+                        "URL (rtsp://, tcp://) | pasta de imagens / folder of frames")
+    p.add_argument("--calibration", default=None,
+                   help="calibração JSON (sueca calibrate); sem ela / without it: centre and edge midpoints")
+    p.add_argument("--record", default=None, help="escrever o registo do jogo aqui / write the game record here")
+    p.add_argument("--no-server", action="store_true",
+                   help="sem painel: lê a fonte até ao fim e escreve o registo / no dashboard: "
+                        "read the source to its end and write the record")
+    p.add_argument("--dealer", type=int, choices=range(4), default=None,
+                   help="dador da primeira mão, se a câmara não vir o trunfo / first hand's dealer")
+    p.add_argument("--trump", default=None, help="carta de trunfo da primeira mão / first hand's trump card (e.g. 5H)")
+    p.add_argument("--rules", default=None, help="variantes em JSON / rules variants as JSON, e.g. '{\"target\": 7}'")
+    p.add_argument("--model", default=None, help="pasta dos modelos / model folder (default: packaged weights)")
+    p.add_argument("--realtime", action="store_true", help="ler ficheiros ao ritmo real / pace files in real time")
+    p.add_argument("--fps", type=float, default=None, help="fps de uma pasta de imagens / fps of a folder of frames")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data-dir", default=None, help="pasta de dados do painel / dashboard data folder")
+    p.add_argument("--quiet", action="store_true", help="sem progresso / no progress on stderr")
+    p.set_defaults(func=_run)
+
+
+def _fail(msg: str) -> int:
+    print(f"sueca run: {msg}", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from sueca.engine import Card, Rules, RulesError
+    from sueca.hardware.sources import SourceError, open_source
+    from sueca.vision.geometry import Calibration, CalibrationError
+
+    if (args.dealer is None) != (args.trump is None):
+        return _fail("--dealer e --trump vão juntos / --dealer and --trump go together")
+    if args.trump is not None:
+        try:
+            Card.parse(args.trump)
+        except ValueError:
+            return _fail(f"--trump: carta desconhecida / unknown card {args.trump!r}")
+    try:
+        rules = Rules.from_dict(json.loads(args.rules)) if args.rules else Rules()
+    except (ValueError, RulesError) as e:
+        return _fail(f"--rules: {e}")
+    try:
+        calibration = Calibration.load(args.calibration) if args.calibration else Calibration.propose(1280, 960)
+    except CalibrationError as e:
+        return _fail(str(e))
+    try:
+        recognizer = _recognizer(args.model)
+    except Exception as e:  # missing weights or runtime: say what, where
+        return _fail(f"reconhecedor / recognizer: {e}")
+    try:
+        source = open_source(args.source, realtime=args.realtime, fps=args.fps)
+    except SourceError as e:
+        return _fail(str(e))
+    opts = dict(rules=rules, dealer=args.dealer, trump=args.trump, model_name=str(args.model or "packaged"))
+    if args.no_server:
+        return _offline(args, source, recognizer, calibration, opts)
+    return _served(args, source, recognizer, calibration, opts)
+
+
+def _recognizer(model: str | None):
+    from sueca.vision.recognizer import load_recognizer
+
+    return load_recognizer(model) if model else load_recognizer()
+
+
+def _progress_printer(quiet: bool):
+    if quiet:
+        return None
+
+    def show(p) -> None:
+        print(f"\rframes {p.frames}  {p.fps:5.1f} fps  t={p.t:7.1f}s  jogadas/plays {p.plays}  "
+              f"mãos/hands {p.hands}", end="", file=sys.stderr, flush=True)
+    return show
+
+
+def _offline(args, source, recognizer, calibration, opts) -> int:
+    from sueca.vision.pipeline import Pipeline
+
+    pipe = Pipeline(source, recognizer, calibration, on_progress=_progress_printer(args.quiet), **opts)
+    try:
+        pipe.run()
+    except KeyboardInterrupt:
+        print("\ninterrompido / interrupted: writing what was seen", file=sys.stderr)
+    finally:
+        source.close() if hasattr(source, "close") else None
+    if not args.quiet:
+        print(file=sys.stderr)
+    _report(pipe)
+    _write(args.record, pipe)
+    return 0
+
+
+def _report(pipe) -> None:
+    for ev, why in pipe.rejected:
+        print(f"jogada não registada / play not recorded: {ev.card or '?'} seat {ev.seat} t={ev.t:.2f}: {why}",
+              file=sys.stderr)
+    if pipe._pending:
+        print(f"{len(pipe._pending)} jogadas à espera de dador e trunfo / plays waiting for dealer and trump "
+              f"(use --dealer/--trump)", file=sys.stderr)
+
+
+def _write(path: str | None, pipe) -> None:
+    records = pipe.records_json()
+    text = json.dumps(records[-1] if len(records) == 1 else records[0], indent=1) + "\n"
+    if path is None:
+        sys.stdout.write(text)
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    # a table that plays on after a match is won starts another: OUT-2.json, ...
+    for k, rec in enumerate(records[1:], start=2):
+        stem, dot, ext = path.rpartition(".")
+        extra = f"{stem}-{k}.{ext}" if dot else f"{path}-{k}"
+        with open(extra, "w", encoding="utf-8") as f:
+            f.write(json.dumps(rec, indent=1) + "\n")
+
+
+def _served(args, source, recognizer, calibration, opts) -> int:
+    from sueca.server.runner import serve
+    from sueca.vision.geometry import Calibration
+    from sueca.vision.pipeline import Pipeline
+
+    state: dict = {}
+
+    def run_source(feed, stop: threading.Event) -> None:
+        import cv2
+
+        last = [0.0]
+
+        def frame_out(image, dets, index, t) -> None:
+            # the dashboard's camera view: a small JPEG twice a second is plenty
+            now = time.monotonic()
+            if stop.is_set():
+                raise KeyboardInterrupt
+            if now - last[0] < 0.5 or image is None:
+                return
+            last[0] = now
+            ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])
+            if ok:
+                feed.on_frame(buf.tobytes(), (image.shape[1], image.shape[0]), dets, index, t)
+
+        pipe = Pipeline(source, recognizer, calibration, on_event=feed.on_event, on_frame=frame_out, **opts)
+        state["pipe"] = pipe
+        feed.on_calibration(lambda cal: pipe.set_calibration(Calibration.from_json(cal)))
+        try:
+            pipe.run()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            source.close() if hasattr(source, "close") else None
+
+    code = serve(args.data_dir, args.host, args.port, source=run_source)
+    if args.record and "pipe" in state:
+        _write(args.record, state["pipe"])
+    return code
