@@ -48,25 +48,27 @@ class BodyLimit:
                     too_big = True
                 if too_big:
                     return await _reply(send, 413, f"request body over {limit} bytes")
-        seen = 0
-
-        async def limited():
-            nonlocal seen
+        # read the (small) body up front: an exception raised mid-read would be
+        # turned into a 400 by FastAPI's body parser, hiding the 413
+        body, more = b"", True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:
-                    raise _TooLarge()
-            return message
+            if message["type"] != "http.request":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > limit:
+                return await _reply(send, 413, f"request body over {limit} bytes")
+        replayed = False
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await _reply(send, 413, f"request body over {limit} bytes")
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
-
-class _TooLarge(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 async def _reply(send, status: int, detail: str) -> None:

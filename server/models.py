@@ -23,7 +23,7 @@ class Strict(BaseModel):
 class RulesIn(Strict):
     """Variants of rules.md; omitted keys keep their current value."""
 
-    target: Literal[3, 4, 5, 7, 10] | None = None
+    target: Annotated[int, Field(ge=1, le=100, description="riscos to win; 4 by default, 3, 5, 7, 10 are common")] | None = None
     capote: Literal["all_tricks", "points_120"] | None = None
     tie: Literal["nothing", "next_hand_bonus"] | None = None
     first_lead: Literal["right_of_dealer", "cutter"] | None = None

@@ -71,3 +71,37 @@ def serve(data_dir: str | Path | None, host: str = "0.0.0.0", port: int = 8000,
         if worker is not None:
             worker.join(timeout=3)
     return 0
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now (tests, benchmarks)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def spawn(data_dir: str | Path, port: int, timeout: float = 60.0, command: str = "serve"):
+    """Start ``sueca serve`` (or ``demo``) as a child process and wait until it answers.
+
+    Returns the ``subprocess.Popen``; its stdout holds what the server printed.
+    """
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    cmd = [sys.executable, "-m", "sueca", command, "--host", "127.0.0.1", "--port", str(port),
+           "--data-dir", str(data_dir)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}: {proc.stdout.read().decode(errors='replace')}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise TimeoutError(f"server on port {port} did not answer within {timeout} s")
