@@ -201,7 +201,7 @@ class LiveSource(FrameSource):
         """Wait before attempt ``attempt`` (0-based); False to give up."""
         limit = self._backoff.attempts
         if limit is not None and attempt >= limit:
-            self._note_error(f"desisti após {limit} tentativas / gave up after {limit} attempts: "
+            self._note_error(f"desisti após {limit} tentativa(s) / gave up after {limit} attempts: "
                              f"{self.status.last_error}")
             return False
         self._sleep(self._backoff.delay(attempt))

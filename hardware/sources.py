@@ -83,7 +83,9 @@ class FrameSourceStatus:
     ``fps`` is the rate frames were delivered over the last few seconds;
     ``frames`` how many were delivered; ``dropped`` stale live frames replaced
     by newer ones before anyone read them; ``corrupt`` frames rejected as
-    unreadable; ``reconnects`` successful re-openings after a failure.
+    unreadable; ``reconnects`` successful re-openings after a failure;
+    ``last_error`` the most recent problem (kept after recovery, so a status
+    line can say what happened; ``connected`` tells whether it still holds).
     """
 
     spec: str
