@@ -56,6 +56,23 @@ def obb_rows(cards, size) -> list[str]:
     return rows
 
 
+def prewarm(styles=None) -> None:
+    """Fill this process's card and texture caches (forked workers inherit them)."""
+    from .cards import MIP_HEIGHTS, back_mip, face_mip
+    from .styles import resolve_styles
+    from .textures import KINDS, VARIANTS, table_texture
+    from ..vision.classes import CARD_CODES
+
+    for st in resolve_styles(styles):
+        for level in range(len(MIP_HEIGHTS)):
+            back_mip(st.name, level)
+            for code in CARD_CODES:
+                face_mip(code, st.name, level)
+    for kind in KINDS:
+        for v in range(VARIANTS):
+            table_texture(kind, v)
+
+
 def _render(task):
     from .scene import render_scene
 
@@ -90,6 +107,8 @@ def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int 
              for i in range(images)]
     tasks += [(i, "test", seed, size, "test", quality) for i in range(test_images)]
     workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
+    if workers > 1 and len(tasks) >= 2000:
+        prewarm()  # once here rather than once per worker
 
     from tqdm import tqdm
 

@@ -74,9 +74,13 @@ class Camera:
         c = np.array(self.size, np.float64) / 2
         u = (np.asarray(pts, np.float64) - c) / self.norm
         d = u.copy()
-        for _ in range(20):
+        for _ in range(30):
             r2 = (d ** 2).sum(1, keepdims=True)
-            d = u / (1 + self.k1 * r2 + self.k2 * r2 * r2)
+            nd = u / (1 + self.k1 * r2 + self.k2 * r2 * r2)
+            if np.abs(nd - d).max() < 1e-7:
+                d = nd
+                break
+            d = nd
         return d * self.norm + c
 
     def unproject(self, img_pts: np.ndarray) -> np.ndarray:
@@ -123,20 +127,17 @@ def random_camera(rng: np.random.Generator, size, max_tilt: float = 30.0, distor
     return Camera.overhead(size, tilt, rng.uniform(0, 360), rng.uniform(0, 360), rng.uniform(45, 80), k1, k2)
 
 
-def warp_sprite(dst: np.ndarray, sprite: np.ndarray, M: np.ndarray, idmap: np.ndarray | None = None,
-                obj_id: int = 0, opacity: float = 1.0):
-    """Alpha-composite a BGRA sprite onto ``dst`` through homography ``M`` (sprite px -> dst px).
+def warp_roi(sprite: np.ndarray, M: np.ndarray, size: tuple[int, int]):
+    """Warp ``sprite`` by ``M`` into only the part of a (w, h) canvas it covers.
 
-    Only the bounding box is warped (cheap for small cards). Where the
-    sprite's alpha >= 0.5, ``idmap`` takes ``obj_id``. Returns (x0, y0, alpha ROI
-    float32) or None when the sprite falls outside ``dst``.
+    Returns (x0, y0, warped) or None when it falls outside the canvas.
     """
     sh, sw = sprite.shape[:2]
     c = np.array([[0, 0, 1], [sw, 0, 1], [sw, sh, 1], [0, sh, 1]], np.float64) @ M.T
     if (c[:, 2] <= 1e-6).any():
         return None
     c = c[:, :2] / c[:, 2:3]
-    H, W = dst.shape[:2]
+    W, H = size
     x0, y0 = max(int(np.floor(c[:, 0].min())) - 1, 0), max(int(np.floor(c[:, 1].min())) - 1, 0)
     x1, y1 = min(int(np.ceil(c[:, 0].max())) + 2, W), min(int(np.ceil(c[:, 1].max())) + 2, H)
     if x1 <= x0 or y1 <= y0:
@@ -144,13 +145,55 @@ def warp_sprite(dst: np.ndarray, sprite: np.ndarray, M: np.ndarray, idmap: np.nd
     T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ M
     warped = cv2.warpPerspective(sprite, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return x0, y0, warped
+
+
+def composite(dst: np.ndarray, x0: int, y0: int, warped: np.ndarray, idmap=None, obj_id: int = 0,
+              opacity: float = 1.0) -> np.ndarray:
+    """Alpha-blend a warped BGRA patch at (x0, y0); returns its alpha (float32 0..1)."""
     a = warped[..., 3].astype(np.float32) * (opacity / 255.0)
-    roi = dst[y0:y1, x0:x1]
+    h, w = a.shape
+    roi = dst[y0:y0 + h, x0:x0 + w]
     a3 = a[..., None]
     roi[:] = (roi * (1 - a3) + warped[..., :3] * a3).astype(np.uint8)
     if idmap is not None:
-        idmap[y0:y1, x0:x1][a >= 0.5] = obj_id
-    return x0, y0, a
+        idmap[y0:y0 + h, x0:x0 + w][a >= 0.5] = obj_id
+    return a
+
+
+def darken(dst: np.ndarray, x0: int, y0: int, alpha: np.ndarray, strength: float, blur: int = 0) -> None:
+    """Multiply ``dst`` by (1 - strength * alpha) at (x0, y0), clipped to ``dst``; a soft shadow."""
+    if blur > 1:
+        alpha = cv2.GaussianBlur(alpha, (blur | 1, blur | 1), 0)
+    H, W = dst.shape[:2]
+    h, w = alpha.shape
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x0 + w, W), min(y0 + h, H)
+    if cx0 >= cx1 or cy0 >= cy1:
+        return
+    a = alpha[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    roi = dst[cy0:cy1, cx0:cx1]
+    roi[:] = (roi * (1 - strength * a[..., None])).astype(np.uint8)
+
+
+def warp_sprite(dst: np.ndarray, sprite: np.ndarray, M: np.ndarray, idmap: np.ndarray | None = None,
+                obj_id: int = 0, opacity: float = 1.0, shadow: tuple | None = None):
+    """Alpha-composite a BGRA sprite onto ``dst`` through homography ``M`` (sprite px -> dst px).
+
+    Only the bounding box is warped (cheap for small cards). Where the
+    sprite's alpha >= 0.5, ``idmap`` takes ``obj_id``. ``shadow`` = (dx, dy,
+    strength) first darkens the table under the sprite's silhouette, offset by
+    (dx, dy) image px. Returns (x0, y0, alpha) or None when outside ``dst``.
+    """
+    H, W = dst.shape[:2]
+    res = warp_roi(sprite, M, (W, H))
+    if res is None:
+        return None
+    x0, y0, warped = res
+    if shadow is not None:
+        dx, dy, strength = shadow
+        a = warped[..., 3].astype(np.float32) / 255.0
+        darken(dst, x0 + int(round(dx)), y0 + int(round(dy)), a, strength, int(max(a.shape) * 0.04))
+    return x0, y0, composite(dst, x0, y0, warped, idmap, obj_id, opacity)
 
 
 def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
@@ -159,12 +202,13 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
     # Colour temperature: warm (tungsten) to cold (daylight/fluorescent).
     temp = rng.uniform(-1, 1) * strength
     gain = np.array([1 - 0.18 * temp, 1.0, 1 + 0.15 * temp], np.float32) * rng.uniform(0.95, 1.05, 3)
-    # Smooth light gradient: a low-res random field upsampled.
+    # Smooth light gradient: a low-res random field upsampled (one channel; the colour is a scalar gain).
     g = rng.uniform(0.55, 1.2, (3, 3)).astype(np.float32)
     bright = rng.uniform(0.45, 1.15) if rng.random() < 0.25 else rng.uniform(0.8, 1.15)
-    field = (g[..., None] * (gain * bright)).astype(np.float32)
-    field = cv2.resize(field, (w, h), interpolation=cv2.INTER_CUBIC)
-    f = cv2.multiply(img.astype(np.float32), field)
+    field = cv2.resize(g * np.float32(bright), (w, h), interpolation=cv2.INTER_CUBIC)
+    f = img.astype(np.float32)
+    f *= field[..., None]
+    f = cv2.multiply(f, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))
     # Sensor noise, stronger in low light (cv2.randn: deterministic from a seed drawn from rng).
     sigma = rng.uniform(1, 4) + (10 if bright < 0.65 else 0) * rng.random()
     cv2.setRNGSeed(int(rng.integers(2 ** 31)))

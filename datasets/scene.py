@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from ..vision.classes import CARD_CODES
-from .camera import Camera, photometric, random_camera, warp_sprite
+from .camera import Camera, darken, photometric, random_camera, warp_roi, warp_sprite
 from .cards import back_mip, face_mip, pick_level
 from .layout import Placement, plan_layout
 from .styles import get_style, resolve_styles
@@ -90,8 +90,8 @@ def _table(rng, cam: Camera, unit: float) -> np.ndarray:
     A = _similarity(rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0, 360), scale)
     A = A @ np.array([[1, 0, -tex.shape[1] / 2], [0, 1, -tex.shape[0] / 2], [0, 0, 1.0]])
     img = cv2.warpPerspective(tex, cam.H @ A, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    tint = rng.uniform(0.85, 1.15, 3).astype(np.float32)
-    return (img.astype(np.float32) * tint).clip(0, 255).astype(np.uint8), kind
+    tint = rng.uniform(0.85, 1.15, 3)
+    return cv2.multiply(img, (float(tint[0]), float(tint[1]), float(tint[2]), 0.0)), kind
 
 
 def _card_sprite(p: Placement, rng, proj_h: float):
@@ -196,20 +196,18 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
             # Sprite px -> plane (centred, scaled to the card height, rotated) -> image.
             S = A @ np.array([[s, 0, -sw * s / 2], [0, s, -sh * s / 2], [0, 0, 1.0]])
             # Contact shadow: the card's silhouette, offset and darkened.
-            Sh = _similarity(shadow_off[0], shadow_off[1], 0, 1.0) @ S
-            if options.get("shadows", True):
-                _shadow(image, sprite, cam.H @ Sh, rng.uniform(0.15, 0.35))
-            warp_sprite(image, sprite, cam.H @ S, idmap, oid)
+            sh_px = (shadow_off[0] * proj_h / ch, shadow_off[1] * proj_h / ch, rng.uniform(0.15, 0.35))
+            warp_sprite(image, sprite, cam.H @ S, idmap, oid,
+                        shadow=sh_px if options.get("shadows", True) else None)
             corners_sprite = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float64)
             M = cam.H @ S
             fill = float(np.count_nonzero(sprite[..., 3] >= 128)) / (sh * sw)   # rounded corners
             records.append((oid, item, st, M, corners_sprite, quads, proj_h, fill))
         else:
             kind, sprite, x, y, angle, shade = item
-            if shade:
-                _shadow(image, sprite, cam.H @ _similarity(x + shadow_off[0] * 8, y + shadow_off[1] * 8, angle, 1.0)
-                        @ _centre(sprite), rng.uniform(0.2, 0.4))
-            warp_sprite(image, sprite, cam.H @ _similarity(x, y, angle, 1.0) @ _centre(sprite), idmap, oid)
+            shadow = (shadow_off[0] * 8, shadow_off[1] * 8, rng.uniform(0.2, 0.4)) if shade else None
+            warp_sprite(image, sprite, cam.H @ _similarity(x, y, angle, 1.0) @ _centre(sprite), idmap, oid,
+                        shadow=shadow if options.get("shadows", True) else None)
 
     if rng.random() < 0.5 and options.get("shadows", True):
         _people_shadows(image, rng)
@@ -255,19 +253,11 @@ def _centre(sprite: np.ndarray) -> np.ndarray:
 
 def _shadow(image: np.ndarray, sprite: np.ndarray, M: np.ndarray, strength: float) -> None:
     """Darken ``image`` under a blurred silhouette of ``sprite`` placed by ``M``."""
-    sil = np.zeros_like(sprite)
-    sil[..., 3] = sprite[..., 3]
-    tmp = np.zeros(image.shape[:2] + (1,), np.uint8)
-    tmp4 = np.zeros(image.shape[:2] + (3,), np.uint8)
-    res = warp_sprite(tmp4, sil, M)
+    res = warp_roi(np.ascontiguousarray(sprite[..., 3]), M, (image.shape[1], image.shape[0]))
     if res is None:
         return
     x0, y0, a = res
-    k = max(3, (int(max(a.shape) * 0.04) | 1))
-    a = cv2.GaussianBlur(a, (k, k), 0)
-    roi = image[y0:y0 + a.shape[0], x0:x0 + a.shape[1]]
-    roi[:] = (roi * (1 - strength * a[..., None])).astype(np.uint8)
-    del tmp
+    darken(image, x0, y0, a.astype(np.float32) / 255.0, strength, int(max(a.shape) * 0.04))
 
 
 def _people_shadows(image: np.ndarray, rng) -> None:
