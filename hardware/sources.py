@@ -216,6 +216,23 @@ class FrameSource:
             if self.finished:
                 raise StopIteration
 
+    def frames(self, idle: float | None = None) -> Iterator[Frame | None]:
+        """Frames until the source finishes; with ``idle``, also ``None``
+        after each ``idle`` seconds without a frame, so a live loop can keep
+        publishing ``status`` while the camera is away.
+
+        >>> for frame in source.frames(idle=1.0):  # doctest: +SKIP
+        ...     if frame is None: publish(source.status); continue
+        """
+        while True:
+            frame = self.read(idle)
+            if frame is not None:
+                yield frame
+            elif self.finished:
+                return
+            elif idle is not None:
+                yield None
+
     def __enter__(self) -> "FrameSource":
         return self
 

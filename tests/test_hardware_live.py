@@ -333,3 +333,31 @@ def test_picamera_focus_option_fixes_the_lens(monkeypatch):
     for bad in ["picamera?zoom=2", "picamera?focus=far", "picamera:one"]:
         with pytest.raises(SourceError):
             open_source(bad)
+
+
+def test_frames_with_idle_yields_none_while_the_camera_is_away():
+    first, second = FakeDevice(), FakeDevice()
+    opener = Opener(first, OSError("unplugged"), second)
+    gate = threading.Event()  # the backoff waits until the test has seen the outage
+    source = LiveSource("fake", opener, sleep=lambda seconds: gate.wait(WAIT),
+                        clock=ticking_clock())
+    try:
+        stream = source.frames(idle=0.01)
+        first.feed.put(image(1))
+        assert ident(next(stream)) == 1
+        first.feed.put((False, None))
+        # While nothing comes, the loop gets control back (None) and sees the state.
+        deadline = time.monotonic() + WAIT
+        while not (next(stream) is None and not source.status.connected):
+            assert time.monotonic() < deadline, "the outage never showed"
+        assert "stopped delivering" in source.status.last_error
+        gate.set()
+        second.feed.put(image(2))
+        item = next(stream)
+        while item is None:
+            assert time.monotonic() < deadline + WAIT, "no frame after the reconnect"
+            item = next(stream)
+        assert ident(item) == 2 and item.index == 1
+    finally:
+        close(source)
+    assert list(source.frames(idle=0.01)) == []  # a closed source ends the stream
