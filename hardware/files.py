@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 
 from sueca.hardware.sources import (IMAGE_SUFFIXES, Frame, FrameSource, SourceError,
                                     frame_problem, log, natural_key)

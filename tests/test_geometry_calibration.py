@@ -226,3 +226,11 @@ def test_draw_marks_the_preview_without_touching_the_frame():
     assert changed[200:280, 580:640].any()  # seat 1's label, right side
     assert not changed[65:75, 245:255].any()  # in seat 2's sector, away from the drawings
     assert not np.array_equal(ccw, cw)  # the arrows show the direction
+
+
+@settings(max_examples=50, deadline=None)
+@given(cal=any_calibration())
+def test_saved_file_loads_back_exactly(cal, tmp_path_factory):
+    path = tmp_path_factory.mktemp("cal") / "c.json"
+    cal.save(path)
+    assert Calibration.load(path) == cal

@@ -38,7 +38,7 @@ import json
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 
@@ -187,7 +187,7 @@ class Calibration:
     def dumps(self) -> str:
         """The JSON text, one point per line (easy to read and to diff)."""
         obj = self.to_json()
-        point = lambda p: json.dumps([round(v, 2) for v in p])  # noqa: E731
+        point = lambda p: json.dumps([float(v) for v in p])  # noqa: E731
         seats = ",\n    ".join(point(p) for p in obj["seats"])
         return (f'{{\n  "image_size": {json.dumps(obj["image_size"])},\n'
                 f'  "center": {point(obj["center"])},\n'
