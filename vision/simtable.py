@@ -102,6 +102,7 @@ class SimCard:
     angle: float
     visible: float
     speed: float
+    quad: np.ndarray | None = None   # image outline when known (else from centre, angle, card size)
 
 
 @dataclass
@@ -259,13 +260,20 @@ class OracleDetector:
         for c in cards:
             if c.visible < nz.min_visible or r.random() < nz.miss:
                 continue
-            ca, sa = math.cos(c.angle), math.sin(c.angle)
-            pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
-            if c.visible < 1.0:
-                # a hand covers part of the card: only part of the outline is found
-                pts[2:, 1] = -h / 2 + h * c.visible
-            rot = pts @ np.array([[ca, sa], [-sa, ca]])
-            rot += np.array([c.cx, c.cy]) + r.normal(0, nz.jitter_px, 2)
+            if c.quad is not None:
+                rot = np.array(c.quad, np.float64)
+                if c.visible < 1.0:
+                    # a hand covers part of the card: only part of the outline is found
+                    rot[2:] = rot[1::-1] + (rot[2:] - rot[1::-1]) * c.visible
+                rot = rot + r.normal(0, nz.jitter_px, 2)
+            else:
+                ca, sa = math.cos(c.angle), math.sin(c.angle)
+                pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+                if c.visible < 1.0:
+                    # a hand covers part of the card: only part of the outline is found
+                    pts[2:, 1] = -h / 2 + h * c.visible
+                rot = pts @ np.array([[ca, sa], [-sa, ca]])
+                rot += np.array([c.cx, c.cy]) + r.normal(0, nz.jitter_px, 2)
             x1, y1 = rot.min(0)
             x2, y2 = rot.max(0)
             boxes.append([x1, y1, x2, y2])
