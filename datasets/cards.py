@@ -111,6 +111,14 @@ def _paint_mask(img, mask, x0, y0, colour):
 def _render_face(code: str, style_name: str, h: int) -> tuple[np.ndarray, np.ndarray]:
     style = get_style(style_name)
     rank, suit = split_code(code)
+    if style.external:
+        from . import svgdeck
+
+        img, quads = svgdeck.load_face(code, h)
+        img = _tint(img, style.stock)
+        img.setflags(write=False)
+        quads.setflags(write=False)
+        return img, quads
     colour = style.colour(suit)
     img = _blank(style, h, style.stock)
     w = img.shape[1]
@@ -165,6 +173,13 @@ def _render_face(code: str, style_name: str, h: int) -> tuple[np.ndarray, np.nda
     return img, quads
 
 
+def _tint(img: np.ndarray, stock) -> np.ndarray:
+    """Multiply the colour channels by the stock colour (white stays white for (255, 255, 255))."""
+    out = img.copy()
+    out[..., :3] = (out[..., :3] * (np.asarray(stock, np.float32) / 255.0)).astype(np.uint8)
+    return out
+
+
 def _with_alpha(bgr: np.ndarray, style: DeckStyle) -> np.ndarray:
     h, w = bgr.shape[:2]
     return np.dstack([bgr, _rounded_alpha(h, w, style.corner_radius * w)])
@@ -189,6 +204,12 @@ def render_card_back(style: str | DeckStyle = "classic", height_px: int = 400) -
 @functools.lru_cache(maxsize=64)
 def _render_back(style_name: str, height_px: int) -> np.ndarray:
     st = get_style(style_name)
+    if st.external:
+        from . import svgdeck
+
+        img = _tint(svgdeck.load_back(int(height_px), which=1), st.stock)
+        img.setflags(write=False)
+        return img
     img = _blank(st, int(height_px), st.stock)
     h, w = img.shape[:2]
     m = int(0.06 * w)

@@ -57,6 +57,7 @@ class DeckStyle:
     back_colour: tuple[int, int, int] = (40, 40, 170)
     index_suit_scale: float = 0.75    # suit glyph width / rank glyph height
     condensed: float = 1.0            # horizontal squeeze of the rank glyph
+    external: str | None = None       # a fetched real deck ("letele", see svgdeck.py); stock tints it
 
     def rank_text(self, rank: str) -> str:
         return LETTERS[self.letters].get(rank, rank)
@@ -87,6 +88,9 @@ STYLES: tuple[DeckStyle, ...] = (
     DeckStyle("casino", fonts=("LiberationSansNarrow-Bold.ttf", "DejaVuSansCondensed-Bold.ttf"),
               index_scale=0.14, back_pattern="dots", back_colour=(20, 20, 160), court_palette=2,
               court_split="horizontal"),
+    # Real deck art (CC0), used only once fetched with 'sueca dataset fetch-deck'.
+    DeckStyle("kennard", external="letele", aspect=366 / 512, stock=(255, 255, 255)),
+    DeckStyle("kennard_cream", external="letele", aspect=366 / 512, stock=(222, 236, 246)),
     # Held out: only for the test split.
     DeckStyle("test_pt_serif", fonts=("DejaVuSerifCondensed-Bold.ttf", "DejaVuSerif-Bold.ttf"), letters="pt",
               suit_colours=FOUR_COLOUR_EU, stock=(215, 232, 240), index_scale=0.12, pip_variant=3,
@@ -113,14 +117,26 @@ def get_style(name: str | DeckStyle) -> DeckStyle:
         raise ValueError(f"unknown deck style {name!r}; known: {', '.join(_BY_NAME)}") from None
 
 
+def usable(style: DeckStyle) -> bool:
+    """False for a real-deck style whose art has not been fetched on this machine."""
+    if style.external is None:
+        return True
+    from . import svgdeck
+
+    return svgdeck.available()
+
+
 def resolve_styles(styles) -> tuple[DeckStyle, ...]:
-    """None -> training styles; "test" -> held-out styles; else names or DeckStyles."""
+    """None -> training styles; "test" -> held-out styles; else names or DeckStyles.
+
+    Real-deck styles whose art is not cached are left out of the named groups.
+    """
     if styles is None or styles == "train":
-        return tuple(_BY_NAME[n] for n in TRAIN_STYLES)
+        return tuple(_BY_NAME[n] for n in TRAIN_STYLES if usable(_BY_NAME[n]))
     if styles == "test":
-        return tuple(_BY_NAME[n] for n in TEST_STYLES)
+        return tuple(_BY_NAME[n] for n in TEST_STYLES if usable(_BY_NAME[n]))
     if styles == "all":
-        return STYLES
+        return tuple(s for s in STYLES if usable(s))
     if isinstance(styles, (str, DeckStyle)):
         styles = [styles]
     out = tuple(get_style(s) for s in styles)

@@ -10,7 +10,7 @@ from sueca.datasets.camera import Camera
 from sueca.datasets.cards import render_card_back, render_card_face
 from sueca.datasets.layout import Placement
 from sueca.datasets.scene import READABLE_INDEX_FRACTION, render_scene
-from sueca.datasets.styles import STYLES, TEST_STYLES, TRAIN_STYLES
+from sueca.datasets.styles import STYLES, TEST_STYLES, TRAIN_STYLES, usable
 from sueca.vision.classes import CARD_CODES
 
 KEY = (0, 255, 0)  # a flat green table that no card pixel has
@@ -26,7 +26,7 @@ def _is_key(img):
     return (img[..., 1] > 240) & (img[..., 0] < 15) & (img[..., 2] < 15)
 
 
-@pytest.mark.parametrize("style", [s.name for s in STYLES])
+@pytest.mark.parametrize("style", [s.name for s in STYLES if usable(s)])
 def test_card_face_anatomy(style):
     img, quads = render_card_face("10D", style, 400)
     h, w = img.shape[:2]
@@ -153,3 +153,21 @@ def test_every_class_appears_and_test_styles_stay_out():
 def test_test_styles_option():
     sc = render_scene(1, size=(192, 192), styles="test")
     assert {c.style for c in sc.cards} <= set(TEST_STYLES)
+
+
+def test_svg_deck_converter_and_absent_cache(tmp_path, monkeypatch):
+    from sueca.datasets import svgdeck
+    from sueca.datasets.styles import resolve_styles
+
+    js = ('const SvgH7 = _ref => {\n  let {\n    title,\n    titleId,\n    ...props\n  } = _ref;\n'
+          '  return /*#__PURE__*/React.createElement("svg", _extends({\n    xmlns: "http://www.w3.org/2000/svg",\n'
+          '    viewBox: "-120 -168 240 336",\n    "aria-labelledby": titleId\n  }, props), title ? /*#__PURE__*/'
+          'React.createElement("title", {\n    id: titleId\n  }, title) : null, /*#__PURE__*/React.createElement('
+          '"rect", {\n    width: 239,\n    x: -119.5,\n    strokeWidth: 2,\n    xlinkHref: "#a"\n  }));\n};\n')
+    svgs = svgdeck.jsx_to_svgs(js)
+    assert svgs == {"SvgH7": '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-120 -168 240 336">'
+                             '<rect width="239" x="-119.5" stroke-width="2" xlink:href="#a"></rect></svg>'}
+    assert svgdeck._code("SvgH7") == "7H" and svgdeck._code("SvgC10") == "10C" and svgdeck._code("SvgB1") is None
+    monkeypatch.setenv("SUECA_DECK_CACHE", str(tmp_path))
+    assert not svgdeck.available()
+    assert all(s.external is None for s in resolve_styles(None))

@@ -56,6 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_game)
 
+    f = dsub.add_parser("fetch-deck", help="fetch the CC0 real-deck art (npm) into out/decks / baralho real")
+    f.add_argument("--force", action="store_true", help="fetch again even if cached")
+    f.set_defaults(func=_fetch_deck)
+
     p.set_defaults(func=lambda args: (p.print_help(), 0)[1])
 
 
@@ -92,4 +96,16 @@ def _game(args: argparse.Namespace) -> int:
     paths = render_game(args.out, seed=args.seed, hands=args.hands, fps=args.fps, renuncias=args.renuncias,
                         size=args.size, clockwise=args.clockwise, progress=not args.quiet)
     print(json.dumps({k: str(v) for k, v in paths.items()}))
+    return 0
+
+
+def _fetch_deck(args: argparse.Namespace) -> int:
+    from sueca.datasets.svgdeck import fetch_deck
+
+    try:
+        path = fetch_deck(force=args.force)
+    except RuntimeError as e:
+        print(f"sueca dataset fetch-deck: {e}", file=sys.stderr)
+        return 1
+    print(path)
     return 0
