@@ -145,3 +145,20 @@ def test_partial_view_gives_no_play():
     for i in range(10, 40):  # a card mostly under a hand in the middle: a strip of it shows
         out += det.update(small, i * 0.1, i)
     assert not [e for e in out if isinstance(e, PlayEvent)]
+
+
+def test_events_feed_the_dashboard():
+    from sueca.server.feed import LiveFeed
+    from sueca.server.service import Referee
+    from sueca.server.store import Store
+
+    rules, sim = game(404, hands=1, revoke_rate=0.0)
+    feed = LiveFeed(Referee(Store(":memory:")))
+    outcomes = []
+    pipe = Pipeline(sim_source(sim), OracleDetector(seed=404), sim.calibration, rules,
+                    on_event=lambda ev: outcomes.append(feed.on_event(ev)))
+    pipe.run()
+    assert outcomes.count("play") == 40 and "rejected" not in outcomes
+    served = feed.referee.view().match.record.to_json()["hands"][0]
+    assert [p["card"] for p in served["plays"]] == [p.card for p in sim.truth[0].plays]
+    assert served["dealer"] == sim.truth[0].dealer

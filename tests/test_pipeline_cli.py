@@ -1,0 +1,60 @@
+"""``sueca run --no-server`` on a folder of frames, end to end through the CLI."""
+
+import json
+import random
+
+import cv2
+import numpy as np
+
+from sueca.cli import main
+from sueca.engine import MatchRecord, Rules, random_hand
+from sueca.vision.detections import CardDetections
+from sueca.vision.gamecheck import compare
+from sueca.vision.simtable import OracleDetector, simulate, truth_json
+
+SCALE = 20  # the simulated 1280x960 table shown as 64x48 frames
+
+
+class FrameIndexOracle:
+    """Reads the frame number written into the pixels and returns that frame's detections."""
+
+    def __init__(self, frames, seed):
+        self.frames, self.oracle = frames, OracleDetector(seed=seed)
+
+    def __call__(self, image):
+        i = int(image[0, 0, 0]) - 1 + 250 * (int(image[0, 0, 1]) - 1)
+        d = self.oracle(self.frames[i])
+        if not len(d):
+            return d
+        return CardDetections(d.xyxy / SCALE, d.codes, d.confidence, d.locate_confidence, d.corners / SCALE)
+
+
+def test_run_no_server_writes_the_record(tmp_path, monkeypatch, capsys):
+    rng = random.Random(42)
+    rules = Rules()
+    sim = simulate(MatchRecord(rules, (random_hand(rng, rules, 2),)), rng)
+    frames = []
+    src = tmp_path / "frames"
+    src.mkdir()
+    for i, t, cards in sim.frames():
+        frames.append(cards)
+        img = np.full((48, 64, 3), 90, np.uint8)
+        img[0, 0] = (i % 250 + 1, i // 250 + 1, 7)
+        cv2.imwrite(str(src / f"f{i:05d}.png"), img)
+    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 42))
+    cal = tmp_path / "cal.json"
+    sim.calibration.save(cal)
+    out = tmp_path / "record.json"
+    code = main(["run", "--source", str(src), "--calibration", str(cal), "--record", str(out), "--no-server"])
+    assert code == 0
+    record = json.loads(out.read_text())
+    report = compare(truth_json(sim), record)
+    assert report["hands_right"] == 1, report["hands"]
+    assert all(isinstance(p, dict) and {"card", "seat", "t"} <= set(p) for p in record["hands"][0]["plays"])
+    err = capsys.readouterr().err
+    assert "frames" in err and "plays 40" in err
+
+
+def test_run_rejects_half_of_dealer_and_trump(capsys):
+    assert main(["run", "--source", "x", "--dealer", "1", "--no-server"]) == 2
+    assert "--dealer and --trump" in capsys.readouterr().err
