@@ -154,11 +154,11 @@ function renderBanner(s) {
     const actions = r.status === "pending" && App.isAdmin ? `<div class="actions">
       <button class="ok" data-decide="1" data-hand="${r.hand}" data-seat="${r.seat}" data-trick="${r.trick}">${esc(t("confirm"))}</button>
       <button class="danger" data-decide="0" data-hand="${r.hand}" data-seat="${r.seat}" data-trick="${r.trick}">${esc(t("dismiss"))}</button></div>` : "";
-    return `<div class="renuncia" data-seat="${r.seat}" data-trick="${r.trick}"><h1>${esc(t("renuncia"))}</h1>
-      <div class="what">${esc(t("renuncia_text", { name: player(s, r.seat), team, suit: suitName(r.led_suit), trick: r.trick + 1 }))},
-      ${esc(t("proof", { card: I18N.cardName(r.proof_card), proof: r.proven_at_trick + 1 }))}.</div>
-      <div class="status">${esc(status)}</div>
-      <div class="snaps">${fig(r.snapshots[0], t("offence", { n: r.trick + 1, card: I18N.cardName(r.offence_card) }))}${fig(r.snapshots[1], t("proof_snap", { card: I18N.cardName(r.proof_card) }))}</div>${actions}</div>`;
+    return `<div class="renuncia" data-seat="${r.seat}" data-trick="${r.trick}"><div class="text"><h1>${esc(t("renuncia"))}</h1>
+      <div class="what">${esc(t("renuncia_text", { name: player(s, r.seat), team, suit: suitName(r.led_suit), trick: r.trick + 1 }))}
+      — ${esc(t("proof", { card: I18N.cardName(r.proof_card), proof: r.proven_at_trick + 1 }))}.</div>
+      <div class="status">${esc(status)}</div>${actions}</div>
+      <div class="snaps">${fig(r.snapshots[0], t("offence", { n: r.trick + 1, card: I18N.cardName(r.offence_card) }))}${fig(r.snapshots[1], t("proof_snap", { card: I18N.cardName(r.proof_card) }))}</div></div>`;
   }).join("");
 }
 
@@ -209,7 +209,7 @@ async function loadMatches() {
   try {
     const list = await (await fetch("/api/matches")).json();
     $("#matches").innerHTML = list.length ? list.map((m) => `<li><span>#${m.id} ${esc(m.title)} ${m.live ? `<span class="live-tag">● ${esc(t("live"))}</span>` : ""}
-      <br><small>${new Date(m.created * 1000).toLocaleString(I18N.lang)} · ${m.hands} ${esc(t("hands"))} ·
+      <br><small>${new Date(m.created * 1000).toLocaleString(I18N.lang)} · ${esc(t(m.hands === 1 ? "hand_count" : "hands_count", { n: m.hands }))} ·
       ${esc(m.teams[0])} ${m.riscos[0]} – ${m.riscos[1]} ${esc(m.teams[1])}</small></span>
       <span><a href="/api/matches/${m.id}/record.json" download>${t("export_json")}</a><a href="/api/matches/${m.id}/record.csv" download>${t("export_csv")}</a></span></li>`).join("")
       : `<li>${esc(t("no_matches"))}</li>`;

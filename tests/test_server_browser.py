@@ -1,0 +1,155 @@
+"""The dashboard in a real browser (Debian chromium, headless, driven by Playwright).
+
+It must see a play pushed by the server appear, show the renúncia banner with
+both snapshots, and re-sync after a server restart. Screenshots go to
+``test-output/``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian chromium at /usr/bin/chromium")]
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+OUT = Path(__file__).resolve().parent.parent / "test-output"
+RENUNCIA_PLAYS = [("AS", 0), ("2D", 1), ("KS", 2), ("QS", 3), ("AC", 0), ("3S", 1)]
+
+
+class ServerThread:
+    """uvicorn serving a fresh app on ``data_dir`` in a thread (a 'server process' we can restart)."""
+
+    def __init__(self, data_dir, port):
+        import uvicorn
+
+        from sueca.server.app import create_app
+
+        self.app = create_app(data_dir)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=port, log_level="error",
+                                                    timeout_graceful_shutdown=1))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "server did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.app.state.store.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def snapshot_jpeg(trick):
+    from sueca.server.demo import render_table
+
+    jpeg, _ = render_table(trick, 3, "5H", random.Random(len(trick)))
+    return jpeg
+
+
+def test_play_appears_banner_shows_and_page_resyncs_after_restart(browser, tmp_path):
+    from sueca.server.runner import free_port
+    from sueca.vision.events import PlayEvent, SourceStatus, TrumpSeen
+
+    OUT.mkdir(exist_ok=True)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    with ServerThread(tmp_path, port) as srv:
+        feed = srv.app.state.feed
+        srv.app.state.referee.submit("names", {"players": ["Ana", "Rui", "Zé", "Bia"]}, "referee")
+        page.goto(url)
+        page.wait_for_selector("#conn.on", timeout=10000)
+        assert page.inner_text(".seat.s2").startswith("Zé")
+        assert "Nós" in page.inner_text("#cross")
+
+        feed.on_event(TrumpSeen("5H", 3, 0.0, 0.95))
+        page.wait_for_selector(".seat.s3 .chip", timeout=5000)  # the dealer marker
+        page.evaluate("""() => { window.__seen = null; new MutationObserver(() => {
+            if (!window.__seen && document.querySelector('.slot[data-slot="0"] svg[data-card="AS"]'))
+                window.__seen = Date.now(); }).observe(document.body, {subtree: true, childList: true}); }""")
+        sent = time.time() * 1000
+        feed.on_event(PlayEvent("AS", 0, 1.0, 0.97, snapshot_jpeg=snapshot_jpeg([(0, "AS")])))
+        page.wait_for_selector('.slot[data-slot="0"] svg[data-card="AS"]', timeout=5000)
+        shown = page.evaluate("window.__seen")
+        print(f"play pushed -> drawn in the browser: {shown - sent:.0f} ms")
+        assert page.inner_text("#turn-line").endswith("Rui")
+
+        trick = [(0, "AS")]
+        for card, seat in RENUNCIA_PLAYS[1:]:
+            trick = (trick + [(seat, card)])[-4:]
+            feed.on_event(PlayEvent(card, seat, 2.0, 0.96, snapshot_jpeg=snapshot_jpeg(trick)))
+        feed.on_event(SourceStatus(True, 8.0, 400, "sueca-yolo-n", ""))
+        banner = page.wait_for_selector("#banner:not([hidden]) .renuncia", timeout=5000)
+        text = banner.inner_text()
+        assert "RENÚNCIA" in text and "Rui" in text and "espadas" in text
+        page.wait_for_function("""() => [...document.querySelectorAll('#banner figure img')]
+            .filter(i => i.complete && i.naturalWidth > 0).length === 2""", timeout=5000)
+        page.wait_for_function("document.querySelector('#cross text.num.t0').textContent === '4'", timeout=5000)
+        page.wait_for_timeout(400)  # let the last card finish landing
+        page.screenshot(path=str(OUT / "server_renuncia_tv.png"))
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+        phone.goto(url)
+        phone.wait_for_selector("#banner:not([hidden]) .renuncia", timeout=10000)
+        phone.screenshot(path=str(OUT / "server_renuncia_phone.png"), full_page=True)
+        phone.click('.lang button[data-lang="en"]')
+        assert "did not follow spades" in phone.inner_text("#banner")
+        phone.close()
+
+    page.wait_for_selector("#conn.off", timeout=10000)
+    with ServerThread(tmp_path, port) as srv:  # the restart: same data, new process state
+        assert srv.app.state.referee.state()["riscos"] == [4, 0]
+        srv.app.state.feed.on_event(TrumpSeen("2C", 0, 5.0, 0.9))  # a new match starts after the win
+        srv.app.state.feed.on_event(PlayEvent("KC", 1, 6.0, 0.9))
+        page.wait_for_selector('.slot[data-slot="1"] svg[data-card="KC"]', timeout=15000)
+        assert page.is_hidden("#banner")
+        page.screenshot(path=str(OUT / "server_after_restart_tv.png"))
+    assert errors == []
+
+
+def test_referee_drawer_corrects_a_play(browser, tmp_path):
+    from sueca.server.runner import free_port
+    from sueca.vision.events import PlayEvent, TrumpSeen
+
+    port = free_port()
+    with ServerThread(tmp_path, port) as srv:
+        token = srv.app.state.config.admin_token
+        srv.app.state.feed.on_event(TrumpSeen("5H", 3, 0.0, 0.95))
+        srv.app.state.feed.on_event(PlayEvent("KS", 0, 1.0, 0.6, uncertain=True))
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"http://127.0.0.1:{port}/#token={token}")
+        page.wait_for_selector("#conn.on", timeout=10000)
+        page.wait_for_selector('.slot[data-slot="0"] svg.uncertain', timeout=5000)
+        page.click("#open-admin")
+        page.wait_for_selector("#token-msg.good", timeout=5000)
+        page.click('#a-plays [data-pick="0"]')
+        page.fill('#f-play input[name="card"]', "4S")
+        page.click('#f-play button[name="correct"]')
+        page.wait_for_selector('.slot[data-slot="0"] svg[data-card="4S"]', timeout=5000)
+        assert not page.query_selector('.slot[data-slot="0"] svg.uncertain')
+        ev = srv.app.state.store.events(srv.app.state.referee.live_id)[-1]
+        assert (ev.kind, ev.who, ev.payload["card"]) == ("correct_play", "referee", "4S")
+        page.screenshot(path=str(OUT / "server_referee_drawer.png"))
