@@ -58,6 +58,14 @@ class Camera:
     def norm(self) -> float:
         return 0.5 * max(self.size)
 
+    @property
+    def zoom(self) -> float:
+        """Barrel distortion pulls in content from outside the frame; zoom so the corners stay inside."""
+        w, h = self.size
+        r2 = ((w / 2) ** 2 + (h / 2) ** 2) / self.norm ** 2
+        f = 1 + self.k1 * r2 + self.k2 * r2 * r2
+        return 1.0 / f if f > 1 else 1.0
+
     def project(self, pts: np.ndarray) -> np.ndarray:
         """(N, 2) plane points -> (N, 2) final (distorted) image points."""
         return self.distort(self.project_linear(pts))
@@ -74,9 +82,10 @@ class Camera:
         c = np.array(self.size, np.float64) / 2
         u = (np.asarray(pts, np.float64) - c) / self.norm
         d = u.copy()
+        z = self.zoom
         for _ in range(30):
             r2 = (d ** 2).sum(1, keepdims=True)
-            nd = u / (1 + self.k1 * r2 + self.k2 * r2 * r2)
+            nd = u / (z * (1 + self.k1 * r2 + self.k2 * r2 * r2))
             if np.abs(nd - d).max() < 1e-7:
                 d = nd
                 break
@@ -104,7 +113,7 @@ class Camera:
         cx, cy, n = w / 2, h / 2, self.norm
         dx, dy = (xx - cx) / n, (yy - cy) / n
         r2 = dx * dx + dy * dy
-        s = 1 + self.k1 * r2 + self.k2 * r2 * r2
+        s = (1 + self.k1 * r2 + self.k2 * r2 * r2) * self.zoom
         mx, my = (dx * s * n + cx).astype(np.float32), (dy * s * n + cy).astype(np.float32)
         big = gw * 8, gh * 8
         mx = cv2.resize(mx, big, interpolation=cv2.INTER_LINEAR)[8:8 + h, 8:8 + w]

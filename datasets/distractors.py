@@ -31,73 +31,96 @@ def _i(x):
 def hand_sprite(rng: np.random.Generator, unit: float, pose: str | None = None):
     """(BGRA sprite, anchor (x, y)): an arm from the bottom edge, hand (palm down) at the top.
 
-    The anchor is a point between the fingers, where a held card would be pinched.
-
     Hand length is about two card heights (a real hand is ~19 cm, a card 8.8 cm).
     ``pose``: "flat", "pinch" (fingers together, as when holding a card) or "fist".
+    The anchor is a point between the fingers, where a held card would be pinched.
     """
     pose = pose or rng.choice(["flat", "pinch", "fist"], p=[0.45, 0.4, 0.15])
     hl = unit * rng.uniform(1.8, 2.2)          # hand length
     hw = hl * rng.uniform(0.42, 0.5)           # palm width
     arm_len = unit * rng.uniform(4.5, 7.0)
     W, H = _i(hw * 2.0), _i(hl + arm_len)
-    bgr = np.zeros((H, W, 3), np.uint8)
     a = np.zeros((H, W), np.uint8)
     skin = np.asarray(SKIN_TONES[rng.integers(len(SKIN_TONES))], np.float32) * rng.uniform(0.9, 1.1, 3)
-    skin_c = tuple(float(v) for v in skin.clip(0, 255))
+    skin = skin.clip(0, 255)
+    creases = np.zeros((H, W), np.uint8)       # dark lines: between fingers, knuckles
     cx = W / 2
     palm_cy = hl * 0.62
-    # Forearm (tapering), then the sleeve.
-    arm_w0, arm_w1 = hw * 0.75, hw * 1.05
+    mirror = 1 if rng.random() < 0.5 else -1   # left or right hand
+    # Forearm (tapering from elbow to wrist).
+    arm_w0, arm_w1 = hw * 0.72, hw * 1.05
     arm = np.array([[cx - arm_w0 / 2, palm_cy + hl * 0.25], [cx + arm_w0 / 2, palm_cy + hl * 0.25],
                     [cx + arm_w1 / 2, H], [cx - arm_w1 / 2, H]])
-    cv2.fillPoly(bgr, [arm.astype(np.int32)], skin_c, _AA)
     cv2.fillPoly(a, [arm.astype(np.int32)], 255, _AA)
+    # Palm: an egg, narrower at the wrist.
+    palm = [(cx + np.sin(t) * hw / 2 * (1 - 0.18 * max(0.0, np.cos(t + np.pi))),
+             palm_cy - np.cos(t) * hl * 0.3) for t in np.linspace(0, 2 * np.pi, 40)]
+    cv2.fillPoly(a, [np.round(palm).astype(np.int32)], 255, _AA)
+    # Fingers: two segments each, tapering; pinch brings the tips together.
+    fw = hw * 0.23
+    lens = np.array([0.42, 0.47, 0.44, 0.34]) * hl
+    if pose == "fist":
+        lens *= 0.3
+    elif pose == "pinch":
+        lens *= rng.uniform(0.75, 0.95)
+    spread = {"flat": 0.12, "pinch": 0.02, "fist": 0.0}[pose] * rng.uniform(0.5, 1.5)
+    base_y = palm_cy - hl * 0.2
+    tips = []
+    for k in range(4):
+        bx = cx + mirror * (k - 1.5) * hw * 0.235
+        ang = mirror * (k - 1.5) * spread + rng.normal(0, 0.03)
+        d = np.array([np.sin(ang), -np.cos(ang)])
+        p0 = np.array([bx, base_y + fw * 0.5])
+        p1 = p0 + d * lens[k] * 0.55
+        p2 = p0 + d * lens[k]
+        t0, t1 = max(2, _i(fw * (1.0 if k < 3 else 0.85))), max(2, _i(fw * (0.85 if k < 3 else 0.75)))
+        cv2.line(a, (_i(p0[0]), _i(p0[1])), (_i(p1[0]), _i(p1[1])), 255, t0, _AA)
+        cv2.line(a, (_i(p1[0]), _i(p1[1])), (_i(p2[0]), _i(p2[1])), 255, t1, _AA)
+        # Outline of the finger: shows the gaps between neighbours.
+        side = np.array([-d[1], d[0]]) * t1 / 2
+        for sgn in (-1, 1):
+            q0, q1 = p0 + sgn * side * 1.15, p2 + sgn * side
+            cv2.line(creases, (_i(q0[0]), _i(q0[1])), (_i(q1[0]), _i(q1[1])), 110, 1, _AA)
+        kn = p0 + d * lens[k] * 0.55
+        cv2.line(creases, (_i(kn[0] - side[0]), _i(kn[1] - side[1])), (_i(kn[0] + side[0]), _i(kn[1] + side[1])), 70, 1, _AA)
+        tips.append((p2, d, t1))
+    # Thumb from the side of the palm.
+    tx, ty = cx - mirror * hw * 0.42, palm_cy + hl * 0.02
+    ta = -mirror * rng.uniform(0.35, 1.0)
+    tl = hl * 0.34
+    tip = (tx + np.sin(ta) * tl, ty - np.cos(ta) * tl)
+    cv2.line(a, (_i(tx), _i(ty)), (_i(tip[0]), _i(tip[1])), 255, max(2, _i(fw * 1.2)), _AA)
+    # Shading: bodies are round, so darker towards their silhouette.
+    dist = cv2.distanceTransform((a > 127).astype(np.uint8), cv2.DIST_L2, 3)
+    round_ = np.clip(dist / max(1.0, fw * 0.7), 0, 1)
+    shade = 0.7 + 0.28 * np.sqrt(round_)
+    tex = cv2.resize(rng.normal(1.0, 0.025, (max(2, H // 12), max(2, W // 12))).astype(np.float32), (W, H))
+    bgr = skin[None, None, :] * (shade * tex)[..., None]
+    bgr *= (1 - creases.astype(np.float32)[..., None] / 255.0 * 0.5)
+    bgr = bgr.clip(0, 255).astype(np.uint8)
+    for p2, d, t1 in tips:   # nails: paler, near the tips
+        c = p2 - d * t1 * 0.35
+        nail = tuple(float(v) for v in np.clip(skin * 1.15 + 12, 0, 255))
+        cv2.ellipse(bgr, (_i(c[0]), _i(c[1])), (max(1, _i(t1 * 0.32)), max(1, _i(t1 * 0.42))),
+                    float(np.degrees(np.arctan2(d[1], d[0]))) + 90, 0, 360, nail, -1, _AA)
+    # Sleeve over the forearm, sometimes a watch.
     if rng.random() < 0.8:
         sy = palm_cy + hl * rng.uniform(0.8, 2.2)
-        sleeve = np.array([[cx - arm_w1 * 0.62, sy], [cx + arm_w1 * 0.62, sy], [cx + arm_w1 * 0.7, H],
-                           [cx - arm_w1 * 0.7, H]])
-        col = tuple(float(v) for v in np.asarray(SLEEVES[rng.integers(len(SLEEVES))]) * rng.uniform(0.8, 1.2))
-        cv2.fillPoly(bgr, [sleeve.astype(np.int32)], col, _AA)
-        cv2.fillPoly(a, [sleeve.astype(np.int32)], 255, _AA)
-    # Palm.
-    cv2.ellipse(bgr, (_i(cx), _i(palm_cy)), (_i(hw / 2), _i(hl * 0.3)), 0, 0, 360, skin_c, -1, _AA)
-    cv2.ellipse(a, (_i(cx), _i(palm_cy)), (_i(hw / 2), _i(hl * 0.3)), 0, 0, 360, 255, -1, _AA)
-    # Fingers: index..little, as thick round-capped lines.
-    fw = hw * 0.22
-    lens = np.array([0.42, 0.46, 0.43, 0.34]) * hl
-    if pose == "fist":
-        lens *= 0.35
-    elif pose == "pinch":
-        lens *= rng.uniform(0.7, 0.95)
-    spread = {"flat": 0.13, "pinch": 0.03, "fist": 0.0}[pose] * rng.uniform(0.5, 1.5)
-    base_y = palm_cy - hl * 0.22
-    mirror = 1 if rng.random() < 0.5 else -1   # left or right hand
-    for k in range(4):
-        bx = cx + mirror * (k - 1.5) * hw * 0.24
-        ang = mirror * (k - 1.5) * spread
-        tip = (bx + np.sin(ang) * lens[k], base_y - np.cos(ang) * lens[k])
-        t = max(2, _i(fw))
-        cv2.line(bgr, (_i(bx), _i(base_y)), (_i(tip[0]), _i(tip[1])), skin_c, t, _AA)
-        cv2.line(a, (_i(bx), _i(base_y)), (_i(tip[0]), _i(tip[1])), 255, t, _AA)
-        # Knuckle crease and a nail, for texture.
-        nail = tuple(float(v) for v in (skin * 1.12).clip(0, 255))
-        cv2.circle(bgr, (_i(tip[0]), _i(tip[1] + fw * 0.2)), max(1, _i(fw * 0.3)), nail, -1, _AA)
-        dark = tuple(float(v) for v in skin * 0.8)
-        mid = (bx + (tip[0] - bx) * 0.5, base_y + (tip[1] - base_y) * 0.5)
-        cv2.line(bgr, (_i(mid[0] - fw * 0.3), _i(mid[1])), (_i(mid[0] + fw * 0.3), _i(mid[1])), dark, 1, _AA)
-    # Thumb from the side of the palm.
-    tx = cx - mirror * hw * 0.45
-    ty = palm_cy
-    ta = -mirror * rng.uniform(0.3, 1.1)
-    tl = hl * 0.33
-    tip = (tx + np.sin(ta) * tl, ty - np.cos(ta) * tl)
-    cv2.line(bgr, (_i(tx), _i(ty)), (_i(tip[0]), _i(tip[1])), skin_c, max(2, _i(fw * 1.15)), _AA)
-    cv2.line(a, (_i(tx), _i(ty)), (_i(tip[0]), _i(tip[1])), 255, max(2, _i(fw * 1.15)), _AA)
-    # Shading across the width (a round arm catches light in the middle).
-    xs = np.linspace(-1, 1, W, dtype=np.float32)
-    shade = (1.0 - 0.25 * xs ** 2)[None, :, None]
-    bgr = (bgr.astype(np.float32) * shade).clip(0, 255).astype(np.uint8)
+        sleeve = np.array([[cx - arm_w1 * 0.62, sy], [cx + arm_w1 * 0.62, sy], [cx + arm_w1 * 0.72, H],
+                           [cx - arm_w1 * 0.72, H]]).astype(np.int32)
+        col = np.asarray(SLEEVES[rng.integers(len(SLEEVES))], np.float32) * rng.uniform(0.8, 1.2)
+        sm = np.zeros((H, W), np.uint8)
+        cv2.fillPoly(sm, [sleeve], 255, _AA)
+        folds = 0.8 + 0.2 * np.sin(np.linspace(0, rng.uniform(8, 20), H))[:, None] * np.ones((1, W))
+        cloth = (col[None, None, :] * (folds * (0.8 + 0.2 * round_.clip(0, 1)))[..., None]).clip(0, 255)
+        m = sm.astype(np.float32)[..., None] / 255
+        bgr = (bgr * (1 - m) + cloth * m).astype(np.uint8)
+        a = np.maximum(a, sm)
+    elif rng.random() < 0.5:
+        wy = _i(palm_cy + hl * 0.42)
+        cv2.rectangle(bgr, (_i(cx - arm_w0 * 0.55), wy), (_i(cx + arm_w0 * 0.55), wy + max(2, _i(hl * 0.09))),
+                      (30, 30, 30) if rng.random() < 0.5 else (160, 170, 180), -1, _AA)
+    a = cv2.GaussianBlur(a, (3, 3), 0)   # soft silhouette, like a real edge
     return np.dstack([bgr, a]), (cx, base_y - lens[1] * 0.6)
 
 

@@ -85,9 +85,13 @@ def _table(rng, cam: Camera, unit: float) -> np.ndarray:
     w, h = cam.size
     kind = KINDS[rng.integers(len(KINDS))]
     tex = table_texture(kind, int(rng.integers(VARIANTS)))
-    # Texture pixel -> plane: a random rotation and a scale tied to the card size.
-    scale = unit / rng.uniform(70, 200)
-    A = _similarity(rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0, 360), scale)
+    # Texture pixel -> plane: a random rotation and a scale tied to the card size, but never so
+    # small that the texture must repeat across the view (mirrored repeats look unreal).
+    corners = cam.unproject(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    extent = float(np.linalg.norm(corners.max(0) - corners.min(0)))
+    scale = max(unit / rng.uniform(70, 200), extent / (tex.shape[0] * 0.95))
+    mid = corners.mean(0)
+    A = _similarity(mid[0], mid[1], rng.uniform(0, 360), scale)
     A = A @ np.array([[1, 0, -tex.shape[1] / 2], [0, 1, -tex.shape[0] / 2], [0, 0, 1.0]])
     img = cv2.warpPerspective(tex, cam.H @ A, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     tint = rng.uniform(0.85, 1.15, 3)
@@ -163,7 +167,8 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
     cam = options.get("camera") or random_camera(rng, (w, h), options.get("max_tilt", 30.0),
                                                  options.get("distortion", True))
     lo, hi = options.get("card_frac", (0.06, 0.20))
-    unit = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) * h     # card height in plane px
+    # Card height in plane px (divided by the barrel zoom, so cards keep their image size).
+    unit = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) * h * cam.zoom
     unit = float(options.get("unit", unit if "placements" not in options else 0.15 * h))
     if options.get("table_colour") is not None:
         image, table_kind = np.empty((h, w, 3), np.uint8), "flat"

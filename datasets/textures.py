@@ -51,17 +51,29 @@ def table_texture(kind: str, variant: int) -> np.ndarray:
     n = SIZE
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
     if kind == "wood":
-        warp = _fractal(rng, n, (256, 64)) * 40
-        freq = rng.uniform(0.05, 0.12)
-        rings = np.sin((yy + warp + 3 * _noise(rng, n, 8)) * freq + xx * 0.003) * 0.5 + 0.5
-        grain = _noise(rng, n, 2) * 0.25
-        v = (rings ** 1.5) * 0.6 + grain + _fractal(rng, n, (128, 32)) * 0.25
+        # Planks run along y; the grain follows them: long streaks and slowly wandering rings.
+        def streaks(cols, rows):
+            small = rng.random((rows, cols), dtype=np.float32)
+            return cv2.resize(small, (n, n), interpolation=cv2.INTER_CUBIC)
+
+        pw = int(rng.integers(90, 240))
+        v = np.zeros((n, n), np.float32)
+        x0 = -int(rng.integers(0, pw))
+        joints = []
+        while x0 < n:
+            x1 = min(n, x0 + pw)
+            sl = slice(max(x0, 0), x1)
+            wander = streaks(4, 6)[:, sl] * 30 + yy[:, sl] * rng.uniform(-0.05, 0.05)
+            freq = rng.uniform(0.15, 0.45)
+            rings = 0.5 + 0.5 * np.sin((xx[:, sl] - x0 + wander) * freq)
+            v[:, sl] = rings ** 2 * 0.35 + rng.uniform(-0.12, 0.12)
+            joints.append(x1)
+            x0 = x1
+        v += streaks(n // 2, 6) * 0.35 + streaks(n // 6, 3) * 0.3
         pal = [((20, 45, 90), (70, 120, 180)), ((15, 30, 60), (45, 80, 120)), ((60, 100, 150), (140, 180, 215)),
-               ((30, 50, 70), (90, 120, 150))][variant % 4]
+               ((30, 50, 70), (90, 120, 150)), ((35, 70, 120), (95, 150, 205)), ((25, 35, 45), (70, 85, 100))][variant]
         img = _colourise(v.clip(0, 1), *pal)
-        # Plank joints.
-        pw = int(rng.integers(110, 260))
-        for x in range(int(rng.integers(0, pw)), n, pw):
+        for x in joints[:-1]:   # plank joints
             img[:, x:x + 2] = (img[:, x:x + 2] * 0.55).astype(np.uint8)
     elif kind == "formica":
         base = [(210, 215, 220), (140, 170, 200), (170, 185, 150), (60, 60, 65), (200, 200, 200), (90, 120, 160)][variant]
