@@ -102,11 +102,16 @@ def table_texture(kind: str, variant: int) -> np.ndarray:
         img = np.where(s[..., None], stripe, base) + (_noise(rng, n, 1)[..., None] - 0.5) * 12
         img = img.clip(0, 255).astype(np.uint8)
     elif kind == "marble":
+        # Soft clouded ground plus thin, branching dark veins along turbulent level lines.
         t = _fractal(rng, n, (256, 96, 32, 8))
-        veins = np.abs(np.sin((xx * 0.01 + yy * 0.006 + t * 6.0) * np.pi)) ** 0.3
-        base = [((200, 200, 205), (245, 245, 248)), ((60, 60, 65), (120, 120, 125)),
-                ((170, 190, 205), (225, 235, 245)), ((120, 140, 110), (200, 215, 200))][variant % 4]
-        img = _colourise(veins, *base)
+        ground = _fractal(rng, n, (384, 128, 48))
+        phase = (xx * rng.uniform(0.004, 0.01) + yy * rng.uniform(0.002, 0.008) + t * rng.uniform(4, 7)) * np.pi
+        veins = np.exp(-np.abs(np.sin(phase)) * rng.uniform(18, 40))
+        fine = np.exp(-np.abs(np.sin(phase * 2.7 + 3 * _fractal(rng, n, (64, 16)))) * 60) * 0.5
+        v = (0.75 + 0.25 * ground) * (1 - 0.55 * veins - 0.3 * fine)
+        base = [((150, 150, 155), (248, 248, 250)), ((30, 30, 35), (110, 110, 115)),
+                ((150, 175, 195), (228, 238, 246)), ((90, 115, 85), (200, 215, 200))][variant % 4]
+        img = _colourise(v.clip(0, 1), *base)
     elif kind == "cork":
         v = _noise(rng, n, 2) * 0.6 + _noise(rng, n, 6) * 0.4
         img = _colourise(v, (60, 110, 160), (120, 170, 215))

@@ -71,3 +71,22 @@ def test_bad_arguments(tmp_path):
     with pytest.raises(ValueError):
         render_game(tmp_path, hands=0)
     assert main(["dataset", "game", "--out", str(tmp_path), "--hands", "0"]) == 2
+
+
+def test_demo_game_is_cached(tmp_path, monkeypatch):
+    import sueca.datasets.game as game
+
+    calls = []
+    real = game.render_game
+
+    def spy(*a, **k):
+        calls.append(1)
+        k["size"] = (160, 120)
+        return real(*a, **k)
+
+    monkeypatch.setattr(game, "render_game", spy)
+    p1 = game.demo_game(tmp_path, hands=1, seed=3)
+    p2 = game.demo_game(tmp_path, hands=1, seed=3)
+    assert len(calls) == 1 and p1 == p2 and p1["video"].stat().st_size > 0
+    truth = json.loads(p1["truth"].read_text())
+    assert Match(MatchRecord.from_json(truth)).report()["hands"][0]["complete"]
