@@ -18,12 +18,10 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from ..vision.classes import RANKS, SUITS
 from .court import draw_court
 from .pips import stamp, suit_mask
 from .styles import DeckStyle, find_font, get_style
-
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("S", "H", "D", "C")
 
 # Pip centres in the pip box (x: 0 left column, 0.5 centre, 1 right; y: 0 top, 1 bottom).
 _L, _C, _R = 0.0, 0.5, 1.0

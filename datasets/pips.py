@@ -1,7 +1,7 @@
 """Suit symbols as anti-aliased masks, with a few shape variants per suit.
 
 >>> m = suit_mask("H", 40)
->>> m.shape, m.dtype, 0.3 < m.mean() / 255 < 0.8
+>>> m.shape, m.dtype, bool(0.3 < m.mean() / 255 < 0.8)
 ((40, 40), dtype('uint8'), True)
 """
 

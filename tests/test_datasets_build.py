@@ -80,3 +80,12 @@ def test_preview_and_cli_errors(tmp_path, capsys):
     assert sheet is not None and sheet.shape[0] >= 480 and sheet.shape[1] >= 4 * 480
     assert main(["dataset", "preview", str(tmp_path / "missing")]) == 2
     assert "annotations.jsonl" in capsys.readouterr().err
+
+
+def test_module_examples_hold():
+    import doctest
+    import importlib
+
+    for name in ("styles", "pips", "cards", "camera", "textures", "distractors", "scene", "build", "game_plan"):
+        res = doctest.testmod(importlib.import_module(f"sueca.datasets.{name}"))
+        assert res.failed == 0, name
