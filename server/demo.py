@@ -11,9 +11,11 @@ same events: ``PlayEvent``, ``TrumpSeen``, ``TrickCleared``, ``SourceStatus``).
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -29,9 +31,89 @@ EDGE = {0: (320, 450), 1: (610, 240), 2: (320, 30), 3: (30, 240)}
 RED = {"H", "D"}
 
 
-def demo_source(feed, stop: threading.Event, interval: float = 1.5) -> None:
-    """The source ``sueca demo`` runs. Swap this body for the real pipeline."""
+def demo_source(feed, stop: threading.Event, interval: float = 1.5, mode: str = "auto") -> None:
+    """The source ``sueca demo`` runs.
+
+    ``mode``: ``"pipeline"`` (the real product on the rendered demo game),
+    ``"simulated"`` (the engine plays, no pixels), or ``"auto"``: the pipeline
+    when packaged model weights exist, else the simulation.
+    """
+    if mode == "pipeline" or (mode == "auto" and pipeline_available()):
+        try:
+            pipeline_source(feed, stop)
+            return
+        except Exception as e:  # the demo must still show a game: say why on the status line
+            feed.last_error = f"pipeline: {type(e).__name__}: {e}"
     simulated_source(feed, stop, interval=interval)
+
+
+def pipeline_available() -> bool:
+    """Packaged recognizer weights are there (``models/recognizer.json``)."""
+    try:
+        from sueca.vision.recognizer import default_model_dir
+
+        return (default_model_dir() / "recognizer.json").is_file()
+    except Exception:
+        return False
+
+
+def demo_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sueca" / "demo-game"
+
+
+def pipeline_source(feed, stop: threading.Event, cache_dir: str | Path | None = None) -> None:
+    """The built-in demo game (rendered once, cached) through the real detector,
+    tracker and engine, in real time, looping until ``stop``."""
+    from sueca.datasets.game import demo_game
+    from sueca.hardware.sources import open_source
+    from sueca.vision.geometry import Calibration
+    from sueca.vision.pipeline import Pipeline
+    from sueca.vision.recognizer import load_recognizer
+
+    recognizer = load_recognizer()
+    cache = Path(cache_dir) if cache_dir else demo_cache_dir()
+    video, cal_path = cache / "video.mp4", cache / "calibration.json"
+    if not (video.is_file() and cal_path.is_file()):
+        feed.referee.set_status({"connected": False, "source": "demo", "last_error": "",
+                                 "model": "a preparar o vídeo / rendering the demo video"})
+        paths = demo_game(cache)
+        video, cal_path = Path(paths["video"]), Path(paths["calibration"])
+    calibration = Calibration.load(cal_path)
+    current: dict = {}
+
+    def recalibrate(cal: dict) -> None:  # the referee dragged the seat points
+        nonlocal calibration
+        calibration = Calibration.from_json(cal)
+        if "pipe" in current:
+            current["pipe"].set_calibration(calibration)
+
+    feed.on_calibration(recalibrate)
+    last = [0.0]
+
+    def frame_out(image, dets, index, t) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        now = time.monotonic()
+        if image is None or now - last[0] < 0.25:
+            return
+        last[0] = now
+        ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        if ok:
+            feed.on_frame(buf.tobytes(), (image.shape[1], image.shape[0]), dets, index, t)
+
+    while not stop.is_set():
+        source = open_source(str(video), realtime=True)
+        pipe = current["pipe"] = Pipeline(source, recognizer, calibration, on_event=feed.on_event,
+                                          on_frame=frame_out, model_name="packaged")
+        try:
+            pipe.run()
+        except KeyboardInterrupt:
+            return
+        finally:
+            if hasattr(source, "close"):
+                source.close()
+        stop.wait(3.0)  # the video ends: it starts again and the table plays on
 
 
 def _draw_card(img: np.ndarray, code: str, center: tuple[int, int], angle: float = 0.0) -> list[float]:

@@ -91,6 +91,11 @@ class LiveFeed:
             return "rejected"
 
     def _trump(self, ev: TrumpSeen) -> str:
+        # decide and write under the referee's lock: a request must not slip in between
+        with self.referee.lock:
+            return self._trump_locked(ev)
+
+    def _trump_locked(self, ev: TrumpSeen) -> str:
         ref = self.referee
         view = ref.view()
         match = view.match

@@ -54,6 +54,8 @@ class Hub:
         self._subs: set[Subscriber] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
+        #: set at shutdown: open streams end at once instead of holding the exit up
+        self.closed = False
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -77,6 +79,11 @@ class Hub:
             subs = list(self._subs)
         for sub in subs:
             sub.put(data)
+
+    def close(self) -> None:
+        """Wake every stream so that it sees ``closed`` and ends (server shutdown)."""
+        self.closed = True
+        self.publish(b"")
 
     def publish(self, data: bytes) -> None:
         loop = self._loop

@@ -41,8 +41,10 @@ async def stream(request: Request, ref: Referee = Depends(_ref)):
             # retry: how soon EventSource reconnects after a server restart (ms)
             yield b"retry: 1000\n\n"
             yield sse_message(ref.state())
-            while True:
+            while not hub.closed:
                 data = await sub.next(HEARTBEAT_S)
+                if hub.closed:
+                    break
                 if data is None:
                     if await request.is_disconnected():
                         break

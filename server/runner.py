@@ -33,13 +33,15 @@ def urls(host: str, port: int) -> list[str]:
 
 def serve(data_dir: str | Path | None, host: str = "0.0.0.0", port: int = 8000,
           source: Source | None = None, show_token: bool = False, log_level: str = "warning",
-          out=print) -> int:
-    """Build the app, start ``source(feed, stop)`` in a thread, serve until Ctrl-C."""
+          out=print, setup: Callable | None = None) -> int:
+    """Build the app, run ``setup(app)``, start ``source(feed, stop)`` in a thread, serve until Ctrl-C."""
     import uvicorn
 
     from .app import create_app
 
     app = create_app(data_dir)
+    if setup is not None:
+        setup(app)
     cfg = app.state.config
     links = urls(host, port)
     out("Sueca: painel / dashboard")
@@ -63,9 +65,16 @@ def serve(data_dir: str | Path | None, host: str = "0.0.0.0", port: int = 8000,
                 raise
         worker = threading.Thread(target=run_source, name="sueca-source", daemon=True)
         worker.start()
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=1)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=2)
+    hub = app.state.referee.hub
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):
+            hub.close()  # end the live streams so that Ctrl-C exits at once
+            super().handle_exit(sig, frame)
+
     try:
-        uvicorn.Server(config).run()
+        Server(config).run()
     finally:
         stop.set()
         if worker is not None:
@@ -80,7 +89,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def spawn(data_dir: str | Path, port: int, timeout: float = 60.0, command: str = "serve"):
+def spawn(data_dir: str | Path, port: int, timeout: float = 60.0, command: str = "serve",
+          extra: tuple[str, ...] = ()):
     """Start ``sueca serve`` (or ``demo``) as a child process and wait until it answers.
 
     Returns the ``subprocess.Popen``; its stdout holds what the server printed.
@@ -91,7 +101,7 @@ def spawn(data_dir: str | Path, port: int, timeout: float = 60.0, command: str =
     import urllib.request
 
     cmd = [sys.executable, "-m", "sueca", command, "--host", "127.0.0.1", "--port", str(port),
-           "--data-dir", str(data_dir)]
+           "--data-dir", str(data_dir), *extra]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -39,6 +39,7 @@ class Referee:
         self.store = store
         self.hub = hub or Hub()
         self._lock = threading.RLock()
+        self._past: dict[int, tuple[int | None, MatchView]] = {}  # match -> (last event id, view)
         self.status: dict = dict(NO_STATUS)
         self.live_id = store.latest_match() or self._create("", None, None, "system")
         self._view = replay(store.events(self.live_id))
@@ -55,6 +56,11 @@ class Referee:
     def _build(self) -> dict:
         return build_state(self._view, self._info(self.live_id), self.status)
 
+    @property
+    def lock(self) -> threading.RLock:
+        """Held while an event is folded and written; hold it to read-then-write atomically."""
+        return self._lock
+
     def state(self) -> dict:
         return self._state
 
@@ -63,9 +69,16 @@ class Referee:
         with self._lock:
             if match_id is None or match_id == self.live_id:
                 return self._view
-        if self.store.match(match_id) is None:
+        row = self.store.match(match_id)
+        if row is None:
             raise UnknownMatch(match_id)
-        return replay(self.store.events(match_id))
+        # past matches rarely change: fold each log once, again only when it grew
+        cached = self._past.get(match_id)
+        if cached is not None and cached[0] == row.last_event:
+            return cached[1]
+        view = replay(self.store.events(match_id))
+        self._past[match_id] = (row.last_event, view)
+        return view
 
     def match_state(self, match_id: int) -> dict:
         return build_state(self.view(match_id), self._info(match_id), None)

@@ -46,6 +46,7 @@ class ServerThread:
         return self
 
     def __exit__(self, *exc):
+        self.app.state.referee.hub.close()
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.app.state.store.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+DEMO_PLAYERS = ("Ana", "Rui", "Inês", "Zé")
+
 
 def _common(p) -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the café's network)")
@@ -14,7 +16,12 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("demo", help="o produto inteiro num jogo de demonstração / the whole product on a demo game",
                               description="Serve the dashboard while a demo table plays Sueca in a loop.")
     _common(p)
-    p.add_argument("--interval", type=float, default=1.5, help="seconds between plays (default 1.5)")
+    p.add_argument("--interval", type=float, default=1.5,
+                   help="simulated table: seconds between plays (default 1.5)")
+    p.add_argument("--source", choices=("auto", "pipeline", "simulated"), default="auto",
+                   help="pipeline: the rendered demo game through the real detector, tracker and engine; "
+                        "simulated: the engine plays by itself; auto (default): pipeline when model weights "
+                        "are packaged, else simulated")
     p.set_defaults(func=_demo)
     p = subparsers.add_parser("serve", help="painel e ferramentas do árbitro / dashboard and referee tools",
                               description="Serve the dashboard and the referee API (no camera).")
@@ -32,9 +39,14 @@ def _demo(args) -> int:
     interval = args.interval
 
     def source(feed, stop):
-        demo.demo_source(feed, stop, interval=interval)
+        demo.demo_source(feed, stop, interval=interval, mode=args.source)
 
-    return serve(data_dir, args.host, args.port, source=source, show_token=True)
+    def setup(app):
+        ref = app.state.referee
+        if ref.store.match(ref.live_id).events == 0:  # a fresh demo table gets faces
+            ref.submit("names", {"players": list(DEMO_PLAYERS)}, "demo")
+
+    return serve(data_dir, args.host, args.port, source=source, show_token=True, setup=setup)
 
 
 def _serve(args) -> int:

@@ -1,0 +1,35 @@
+"""`sueca demo`: a newcomer sees a game being refereed within a minute."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from sueca.server.runner import free_port, spawn
+
+
+def test_demo_serves_a_game_being_played(tmp_path):
+    port = free_port()
+    t0 = time.monotonic()
+    proc = spawn(tmp_path, port, command="demo", extra=("--source", "simulated", "--interval", "0.2"))
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as c:
+            state = c.get("/api/state").json()
+            while time.monotonic() - t0 < 60 and not (state["hand"] and state["hand"]["plays"] >= 5):
+                time.sleep(0.2)
+                state = c.get("/api/state").json()
+            seen = time.monotonic() - t0
+            assert state["hand"]["plays"] >= 5, "no game after a minute"
+            assert state["players"] == ["Ana", "Rui", "Inês", "Zé"]
+            assert state["status"]["connected"] and state["status"]["model"]
+            cam = c.get("/api/camera").json()
+            assert cam["available"] and cam["detections"]
+            assert c.get("/api/camera.jpg").content[:2] == b"\xff\xd8"
+            assert "app.js" in c.get("/").text
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=15)[0].decode()
+    assert f"http://127.0.0.1:{port}/" in out and "#token=" in out
+    assert proc.returncode in (0, -15), out  # uvicorn re-raises SIGTERM once it has shut down
+    print(f"first five plays on the dashboard {seen:.1f} s after `sueca demo` started")
