@@ -12,6 +12,7 @@ distortion. At the point the camera looks at, one plane pixel is one image pixel
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -205,6 +206,15 @@ def warp_sprite(dst: np.ndarray, sprite: np.ndarray, M: np.ndarray, idmap: np.nd
     return x0, y0, composite(dst, x0, y0, warped, idmap, obj_id, opacity)
 
 
+@functools.lru_cache(maxsize=8)
+def _radial(w: int, h: int) -> np.ndarray:
+    """Squared distance from the centre, 0 there and 1 at the corners."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    r.setflags(write=False)
+    return r
+
+
 def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Light colour, gradient, low light + sensor noise, defocus, JPEG artefacts."""
     h, w = img.shape[:2]
@@ -215,9 +225,15 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
     g = rng.uniform(0.55, 1.2, (3, 3)).astype(np.float32)
     bright = rng.uniform(0.45, 1.15) if rng.random() < 0.25 else rng.uniform(0.8, 1.15)
     field = cv2.resize(g * np.float32(bright), (w, h), interpolation=cv2.INTER_CUBIC)
+    if rng.random() < 0.6:  # lens vignetting: darker corners
+        field *= 1.0 - rng.uniform(0.1, 0.45) * _radial(w, h)
     f = img.astype(np.float32)
     f *= field[..., None]
     f = cv2.multiply(f, (float(gain[0]), float(gain[1]), float(gain[2]), 0.0))
+    if rng.random() < 0.5:  # washed-out or punchy colour (cheap phone/webcam processing)
+        sat = float(rng.uniform(0.55, 1.35))
+        gray = cv2.cvtColor(f, cv2.COLOR_BGR2GRAY)
+        f = cv2.addWeighted(f, sat, cv2.merge([gray, gray, gray]), 1 - sat, 0)
     # Sensor noise, stronger in low light (cv2.randn: deterministic from a seed drawn from rng).
     sigma = rng.uniform(1, 4) + (10 if bright < 0.65 else 0) * rng.random()
     cv2.setRNGSeed(int(rng.integers(2 ** 31)))
@@ -225,9 +241,14 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0
     cv2.randn(noise, 0.0, float(sigma))
     f = cv2.add(f, cv2.merge([noise, noise, noise]))
     out = np.clip(f, 0, 255, out=f).astype(np.uint8)
-    if rng.random() < 0.3:
+    r = rng.random()
+    if r < 0.3:  # defocus
         k = int(rng.choice([3, 5]))
         out = cv2.GaussianBlur(out, (k, k), 0)
+    elif r < 0.5:  # in-camera sharpening halos
+        blur = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(1.0, 2.0)))
+        amt = float(rng.uniform(0.3, 1.0))
+        out = cv2.addWeighted(out, 1 + amt, blur, -amt, 0)
     if rng.random() < 0.8:
         q = int(rng.integers(35, 95))
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])

@@ -212,5 +212,77 @@ def pack_sprite(rng: np.random.Generator, unit: float) -> np.ndarray:
     return np.dstack([bgr.clip(0, 255).astype(np.uint8), np.full((H, W), 255, np.uint8)])
 
 
+def _text_lines(img, rng, x0, y0, x1, y1, ink, step):
+    """Rows of fake print (short dark dashes), like receipts and business cards."""
+    y = y0
+    while y < y1:
+        x = x0
+        while x < x1:
+            wlen = rng.uniform(0.04, 0.18) * (x1 - x0)
+            cv2.line(img, (_i(x), _i(y)), (_i(min(x + wlen, x1)), _i(y)), ink, max(1, _i(step * 0.22)), _AA)
+            x += wlen + step * 0.8
+        y += step * rng.uniform(1.6, 2.6)
+
+
+def receipt_sprite(rng: np.random.Generator, unit: float) -> np.ndarray:
+    """A till receipt: narrow white paper with printed rows (a white rectangle that is not a card)."""
+    w = unit * rng.uniform(0.75, 0.95)
+    h = unit * rng.uniform(1.3, 2.6)
+    W, H = _i(w), _i(h)
+    bgr = np.empty((H, W, 3), np.uint8)
+    bgr[:] = np.asarray((245, 246, 246), np.float32) * rng.uniform(0.9, 1.0)
+    _text_lines(bgr, rng, W * 0.08, H * 0.06, W * 0.92, H * 0.94, (70, 70, 70), max(2.0, H / 60))
+    return np.dstack([bgr, np.full((H, W), 255, np.uint8)])
+
+
+def bcard_sprite(rng: np.random.Generator, unit: float) -> np.ndarray:
+    """A business card / loyalty card (85x55 mm): card-sized, printed, but no index."""
+    h = unit * 55 / 88
+    w = unit * 85 / 88
+    W, H = _i(w), _i(h)
+    bgr = np.empty((H, W, 3), np.uint8)
+    col = np.asarray([(250, 250, 250), (240, 230, 210), (60, 40, 30), (200, 220, 240)][rng.integers(4)], np.float32)
+    bgr[:] = col
+    ink = (30, 30, 30) if col.mean() > 128 else (230, 230, 230)
+    cv2.circle(bgr, (_i(W * 0.2), _i(H * 0.35)), max(2, _i(H * 0.16)), tuple(float(v) for v in rng.uniform(0, 255, 3)),
+               -1, _AA)
+    _text_lines(bgr, rng, W * 0.42, H * 0.25, W * 0.92, H * 0.85, ink, max(2.0, H / 12))
+    a = np.full((H, W), 255, np.uint8)
+    return np.dstack([bgr, a])
+
+
+def coaster_sprite(rng: np.random.Generator, unit: float) -> np.ndarray:
+    """A beer mat: round or square cardboard with a printed logo ring."""
+    n = max(8, _i(unit * rng.uniform(1.0, 1.2)))
+    bgr = np.empty((n, n, 3), np.uint8)
+    bgr[:] = np.asarray([(240, 240, 240), (40, 40, 160), (30, 120, 200), (120, 60, 20)][rng.integers(4)])
+    logo = tuple(float(v) for v in rng.uniform(0, 255, 3))
+    cv2.circle(bgr, (n // 2, n // 2), _i(n * 0.32), logo, max(1, _i(n * 0.06)), _AA)
+    cv2.putText(bgr, rng.choice(["SAGRES", "SUPER", "BOCK"]), (_i(n * 0.18), _i(n * 0.56)),
+                cv2.FONT_HERSHEY_DUPLEX, n / 260, logo, max(1, _i(n / 90)), _AA)
+    a = np.zeros((n, n), np.uint8)
+    if rng.random() < 0.5:
+        cv2.circle(a, (n // 2, n // 2), n // 2 - 1, 255, -1, _AA)
+    else:
+        a[:] = 255
+    return np.dstack([bgr, a])
+
+
+def napkin_sprite(rng: np.random.Generator, unit: float) -> np.ndarray:
+    """A paper napkin: soft white square with fold lines and a crumpled edge."""
+    n = max(8, _i(unit * rng.uniform(1.0, 1.6)))
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    base = 238 + 10 * np.sin(xx * rng.uniform(0.05, 0.2) + yy * rng.uniform(0.05, 0.2))
+    fold = (np.abs(xx - n / 2) < 1) | (np.abs(yy - n / 2) < 1)
+    base = np.where(fold, base - 25, base)
+    bgr = np.repeat(base[..., None], 3, axis=2).clip(0, 255).astype(np.uint8)
+    r = np.hypot(xx - n / 2, yy - n / 2) / (n / 2)
+    edge = 1.25 + 0.1 * np.sin(np.arctan2(yy - n / 2, xx - n / 2) * rng.integers(5, 11))
+    a = np.where(np.maximum(np.abs(xx - n / 2), np.abs(yy - n / 2)) / (n / 2) < 0.97, 255, 0).astype(np.uint8)
+    a[r > edge] = 0
+    return np.dstack([bgr, a])
+
+
 MAKERS = {"coin": coin_sprite, "phone": phone_sprite, "glass": glass_sprite, "sheet": sheet_sprite,
-          "pack": pack_sprite}
+          "pack": pack_sprite, "receipt": receipt_sprite, "bcard": bcard_sprite, "coaster": coaster_sprite,
+          "napkin": napkin_sprite}

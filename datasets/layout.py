@@ -74,8 +74,9 @@ def plan_layout(rng, cam, unit: float, style: str, deck_styles, layout=None, dis
                          float(rng.uniform(0, 180)))
 
     under, cards, over = [], [], []
-    if distractors and rng.random() < 0.25:
-        under.append(_distractor(rng, "sheet", unit, _random_point(rng, region)))
+    if distractors and rng.random() < 0.35:
+        kind = rng.choice(["sheet", "coaster", "napkin", "receipt"], p=[0.5, 0.2, 0.15, 0.15])
+        under.append(_distractor(rng, kind, unit, _random_point(rng, region)))
 
     base = rng.uniform(0, 360)
     seat_dir = [base + 90 * s for s in range(4)]
@@ -130,7 +131,7 @@ def plan_layout(rng, cam, unit: float, style: str, deck_styles, layout=None, dis
 
     if distractors:
         for _ in range(int(rng.integers(0, 4))):
-            kind = rng.choice(["coin", "coin", "phone", "glass", "pack"])
+            kind = rng.choice(["coin", "coin", "phone", "glass", "pack", "receipt", "bcard", "coaster", "napkin"])
             over.append(_distractor(rng, kind, unit, _random_point(rng, region)))
         n_hands = int(rng.choice([0, 1, 2, 3], p=[0.3, 0.4, 0.2, 0.1]))
         face_up = [c for c in cards if c.face_up]
@@ -158,7 +159,7 @@ def cards_step(rng) -> float:
 
 def _distractor(rng, kind, unit, p):
     sprite = MAKERS[kind](rng, unit)
-    return (kind, sprite, float(p[0]), float(p[1]), float(rng.uniform(0, 360)), kind != "sheet")
+    return (kind, sprite, float(p[0]), float(p[1]), float(rng.uniform(0, 360)), kind not in ("sheet", "napkin"))
 
 
 def _hand(rng, unit, target, out_deg, pose=None):
