@@ -47,6 +47,18 @@ class TrickCleared:
 
 
 @dataclass(frozen=True)
+class PlayCorrected:
+    """A play emitted ``uncertain`` was read after all: the play of time
+    ``play_t`` is ``card`` (it was emitted as ``previous``, '' when unreadable)."""
+
+    card: str
+    previous: str
+    play_t: float
+    t: float
+    confidence: float
+
+
+@dataclass(frozen=True)
 class SourceStatus:
     """Health of the frame source and the pipeline, for the status line."""
 
@@ -58,4 +70,4 @@ class SourceStatus:
     t: float = 0.0
 
 
-PipelineEvent = PlayEvent | TrumpSeen | TrickCleared | SourceStatus
+PipelineEvent = PlayEvent | TrumpSeen | TrickCleared | SourceStatus | PlayCorrected

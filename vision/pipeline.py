@@ -27,7 +27,7 @@ import numpy as np
 
 from sueca.engine import Card, Hand, MatchRecord, PlayError, Rules
 
-from .events import PlayEvent, SourceStatus, TrickCleared, TrumpSeen
+from .events import PlayCorrected, PlayEvent, SourceStatus, TrickCleared, TrumpSeen
 from .play_events import PlayConfig, PlayDetector
 
 log = logging.getLogger("sueca.vision.pipeline")
@@ -167,7 +167,38 @@ class Pipeline:
     def _emit(self, ev) -> None:
         self.events.append(ev) if not isinstance(ev, SourceStatus) else None
         if self.on_event is not None:
-            self.on_event(ev)
+            try:
+                self.on_event(ev)
+            except TypeError:
+                if not isinstance(ev, PlayCorrected):
+                    raise
+                # a consumer that predates corrections: the referee confirms the play there
+                log.info("on_event does not take PlayCorrected; %s left to the referee", ev)
+
+    def _correct(self, ev: PlayCorrected) -> None:
+        """An uncertain play was read after all: put the card in (never a new play)."""
+        for k, p in enumerate(self._pending):
+            if p.uncertain and abs(p.t - ev.play_t) < 1e-6:
+                if k == 0 and self._blocked:
+                    self.resolve_card(ev.card)
+                else:
+                    self._pending[k] = replace(p, card=ev.card, uncertain=False)
+                return
+        h = len(self.record.hands) - 1
+        for (hh, i), extra in list(self._flags.items()):
+            play = self.record.hands[hh].plays[i] if hh < len(self.record.hands) else None
+            if hh == h and play is not None and play.t is not None and abs(play.t - round(ev.play_t, 3)) < 1e-6:
+                candidate = self.record.replace_card(h, i, Card.parse(ev.card))
+                try:
+                    hand = Hand(self.rules, candidate.hands[h].dealer, candidate.hands[h].trump_card)
+                    for q in candidate.hands[h].plays:
+                        hand.play(q.card, q.seat, q.t)
+                except PlayError as e:
+                    log.warning("correction %s -> %s not applied: %s", ev.previous, ev.card, e)
+                    return
+                self.record, self._hand = candidate, hand
+                del self._flags[(hh, i)]
+                return
 
     def _apply(self, ev) -> None:
         self._emit(ev)
@@ -177,6 +208,8 @@ class Pipeline:
                 log.warning("hand %d ends with %d plays: new trump %s beside seat %s",
                             len(self.record.hands) - 1, len(self._hand.plays), ev.card, ev.seat)
             self._start_hand(ev.seat, Card.parse(ev.card))
+        elif isinstance(ev, PlayCorrected):
+            self._correct(ev)
         elif isinstance(ev, PlayEvent):
             self.plays += 1
             self._emit_t[id(ev)] = self._now_t

@@ -21,7 +21,7 @@ from typing import Protocol
 import numpy as np
 
 from .detections import UNREADABLE, CardDetections
-from .events import PlayEvent, TrickCleared, TrumpSeen
+from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
 from .tracker import CardTracker, TrackerConfig, TrackView
 
 
@@ -42,6 +42,7 @@ class PlayConfig:
     min_rest_obs: int = 2          # detections inside the rest window
     full_view: float = 0.75        # box area vs. a whole card's: below it the view is partial
     uncertain_after_s: float = 2.0  # visible at rest this long without a settled identity
+    uncertain_min_obs: int = 15    # ... and seen at rest in this many frames: uncertain play
     clear_s: float = 0.8           # the four cards of a trick gone this long: swept
     trump_rest_s: float = 0.8      # the turned trump lies still this long beside a seat
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
@@ -57,6 +58,8 @@ class _OnTable:
     track_id: int
     center: tuple[float, float]
     last_seen: float
+    uncertain: bool = False
+    play_t: float = 0.0
 
 
 def _angle_diff(a: float, b: float) -> float:
@@ -108,10 +111,19 @@ class PlayDetector:
         visible_trick = set()
         ready: list[tuple[tuple[float, float], TrackView]] = []
         waiting: list[float] = []
+        stranded: list[tuple[float, TrackView]] = []
         for tr in tracks:
             role = self._roles.get(tr.id)
             if role == "played":
                 entry = next((e for e in self._trick if e.track_id == tr.id), None)
+                if entry is not None and entry.uncertain and tr.identity and \
+                        (tr.identity == entry.card or tr.identity not in self._hand_cards):
+                    # the uncertain play was read after all
+                    events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t,
+                                                round(tr.identity_confidence, 4)))
+                    self._hand_cards.discard(entry.card)
+                    self._hand_cards.add(tr.identity)
+                    entry.card, entry.uncertain = tr.identity, False
                 if tr.identity and (entry is None or tr.identity != entry.card) and \
                         tr.identity not in self._hand_cards:
                     # the track now reads as a card never played: the tracker carried an
@@ -132,8 +144,28 @@ class PlayDetector:
             if state is None:
                 continue
             kind, when = state
-            (ready if kind == "ready" else waiting).append((when, tr) if kind == "ready" else when)
-        events[:0] = self._check_sweep(t, visible_trick)
+            if kind == "ready":
+                ready.append((when, tr))
+                continue
+            waiting.append(when)
+            if tr.id in self._first_rest and tr.best and tr.best not in self._hand_cards:
+                stranded.append((when, tr))
+                if tr.visible:
+                    visible_trick.add(tr.id)
+        swept = self._check_sweep(t, visible_trick, len(stranded))
+        if swept:
+            # Cards seen lying in the trick but never read well enough are swept with
+            # it: they were played; the referee confirms what the tracker could not.
+            stranded.sort(key=lambda x: (x[0], x[1].id))
+            done = []
+            for entered, tr in stranded[:4 - len(self._trick)]:
+                done.append(self._play(tr, self._first_rest[tr.id], t, frame_index, turn, image, done))
+                if turn is not None:
+                    turn = (turn + 1) % 4
+            swept = done + [TrickCleared(self._gone_since, self.trick_cards)]
+            self._sweep_done()
+            ready = [(k, tr) for k, tr in ready if self._roles.get(tr.id) != "played"]
+        events[:0] = swept or []
         # Plays go out in the order the cards came to rest: a card that landed
         # earlier but is still under a hand holds back the ones after it.
         ready.sort(key=lambda x: (x[0], x[1].id))
@@ -223,7 +255,7 @@ class PlayDetector:
                 events.append(trump)
             return None
         if not ident:
-            if t - rest_t < cfg.uncertain_after_s:
+            if t - rest_t < cfg.uncertain_after_s or count < cfg.uncertain_min_obs:
                 return ("waiting", entered) if t - entered < cfg.hold_max_s else None
             # Still unreadable after resting in plain view: a lost trick card found
             # again under a hand, or a new card the referee must confirm.
@@ -246,7 +278,7 @@ class PlayDetector:
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True
         self._roles[tr.id] = "played"
-        self._trick.append(_OnTable(card, tr.id, tr.center, t))
+        self._trick.append(_OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t))
         if card:
             self._hand_cards.add(card)
         self._plays_in_hand += 1
@@ -283,22 +315,20 @@ class PlayDetector:
             return turn  # a crooked throw near the boundary: the expected seat
         return seen
 
-    def _check_sweep(self, t: float, visible: set[int]) -> list:
-        if len(self._trick) < 4:
+    def _check_sweep(self, t: float, visible: set[int], stranded: int) -> bool:
+        """True when the four cards of the trick (counting ones seen lying there but
+        not yet read) have all been gone for ``clear_s``."""
+        if len(self._trick) + stranded < 4 or visible:
             self._gone_since = None
-            return []
-        if visible:
-            self._gone_since = None
-            return []
+            return False
         if self._gone_since is None:
             self._gone_since = t
-        if t - self._gone_since < self.config.clear_s:
-            return []
-        ev = TrickCleared(self._gone_since, self.trick_cards)
+        return t - self._gone_since >= self.config.clear_s
+
+    def _sweep_done(self) -> None:
         # swept cards are gone: no old track may catch the next cards
         self.tracker.drop([tid for tid, role in self._roles.items() if role == "played"])
         self._close_trick()
-        return [ev]
 
     def _close_trick(self) -> None:
         self._trick = []

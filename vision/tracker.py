@@ -41,8 +41,9 @@ class TrackerConfig:
     read_floor: float = 0.55       # readings below this confidence carry no vote (misread frames)
     settle_margin: float = 3.0     # log-odds lead of the best identity needed to settle it
     settle_min_reads: int = 2      # confident readings of the best identity needed to settle it
-    history_s: float = 2.0         # observations kept per track (for rest and trajectory)
-    segment_move: float = 0.5      # moving this far from where it lay starts a fresh identity vote
+    history_s: float = 3.0         # observations kept per track (for rest and trajectory)
+    segment_move: float = 0.35     # a jump this far between two sightings starts a fresh identity vote
+    still_move: float = 0.1        # a step this small between two sightings is lying still
     still_s: float = 1.0           # a card still this long is parked: it does not jump far
     parked_jump: float = 0.45      # how far a parked card may move between two frames
 
@@ -259,10 +260,14 @@ class CardTracker:
         else:
             tr.vel = np.zeros(2)
         d = max(_diag(box), 1.0)
-        if float(np.hypot(*(new_c - tr.anchor))) > cfg.segment_move * d:
-            tr.anchor = new_c
+        step = float(np.hypot(*(new_c - tr.anchor))) / d
+        if step > cfg.segment_move:
+            # carried (or the track jumped to another card): what it reads from here on
+            # is what it is now
             tr.seg_votes, tr.seg_counts = {}, {}
+        if step > cfg.still_move:
             tr.still_since = t
+        tr.anchor = new_c
         tr.xyxy = box.copy()
         tr.last_t = t
         tr.hits += 1
