@@ -81,6 +81,7 @@ def plan_layout(rng, cam, unit: float, style: str, deck_styles, layout=None, dis
     base = rng.uniform(0, 360)
     seat_dir = [base + 90 * s for s in range(4)]
     holder = None  # card being put down by a hand
+    held = []      # (pivot, seat direction) of fans held by players
     if layout == "game":
         dealer = int(rng.integers(4))
         r_edge = unit * rng.uniform(2.2, 3.2)
@@ -93,6 +94,20 @@ def plan_layout(rng, cam, unit: float, style: str, deck_styles, layout=None, dis
                 for _ in range(int(rng.integers(1, 6))):
                     q = p + rng.normal(0, unit * 0.04, 2)
                     cards.append(card(q[0], q[1], ang + rng.normal(0, 8), face_up=False))
+        # Players holding their cards: a fan of backs in a fist at the table's edge.
+        for s in range(4):
+            if rng.random() < 0.25:
+                u = _unit(seat_dir[s])
+                pivot = centre + u * (r_edge + unit * rng.uniform(0.1, 0.6))
+                up = np.degrees(np.arctan2(-(-u[0]), -u[1]))   # card top towards the table centre
+                n_held = int(rng.integers(3, 10))
+                spread = rng.uniform(6, 14)
+                for k in range(n_held):
+                    a = up + spread * (k - (n_held - 1) / 2)
+                    top = np.array([np.sin(np.radians(a)), -np.cos(np.radians(a))])
+                    q = pivot + top * unit * 0.3
+                    cards.append(card(q[0], q[1], a, face_up=False))
+                held.append((pivot, seat_dir[s]))
         # The turned trump card beside the dealer.
         if rng.random() < 0.8:
             d = _unit(seat_dir[dealer])
@@ -133,6 +148,8 @@ def plan_layout(rng, cam, unit: float, style: str, deck_styles, layout=None, dis
         for _ in range(int(rng.integers(0, 4))):
             kind = rng.choice(["coin", "coin", "phone", "glass", "pack", "receipt", "bcard", "coaster", "napkin"])
             over.append(_distractor(rng, kind, unit, _random_point(rng, region)))
+        for pivot, sdir in held:
+            over.append(_hand(rng, unit, pivot, sdir + rng.normal(0, 10), pose="fist"))
         n_hands = int(rng.choice([0, 1, 2, 3], p=[0.3, 0.4, 0.2, 0.1]))
         face_up = [c for c in cards if c.face_up]
         for i in range(n_hands):

@@ -170,19 +170,24 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
     # Card height in plane px (divided by the barrel zoom, so cards keep their image size).
     unit = float(np.exp(rng.uniform(np.log(lo), np.log(hi)))) * h * cam.zoom
     unit = float(options.get("unit", unit if "placements" not in options else 0.15 * h))
-    if options.get("table_colour") is not None:
-        image, table_kind = np.empty((h, w, 3), np.uint8), "flat"
-        image[:] = options["table_colour"]
-    else:
-        image, table_kind = _table(rng, cam, unit)
-    idmap = np.zeros((h, w), np.int32)
-
     style = deck_styles[rng.integers(len(deck_styles))].name
     if "placements" in options:
         plan = list(options["placements"])
     else:
         plan = plan_layout(rng, cam, unit, style, deck_styles, options.get("layout"),
                            distractors=options.get("distractors", True))
+    if options.get("table_colour") is not None:
+        image, table_kind = np.empty((h, w, 3), np.uint8), "flat"
+        image[:] = options["table_colour"]
+    else:
+        image, table_kind = _table(rng, cam, unit)
+        # Small cards mean a camera high above: the table's edge and the floor come into view.
+        if options.get("table_edge", True) and rng.random() < (0.4 if unit < 0.1 * h else 0.08) and any(
+                isinstance(p, Placement) for p in plan):
+            pts = np.array([(p.x, p.y) for p in plan if isinstance(p, Placement)])
+            image = _table_edge(rng, cam, unit, image, pts)
+    idmap = np.zeros((h, w), np.int32)
+
     shadow_dir = rng.uniform(0, 2 * np.pi)
     shadow_off = np.array([np.cos(shadow_dir), np.sin(shadow_dir)]) * unit * rng.uniform(0.005, 0.03)
 
@@ -263,6 +268,34 @@ def _shadow(image: np.ndarray, sprite: np.ndarray, M: np.ndarray, strength: floa
         return
     x0, y0, a = res
     darken(image, x0, y0, a.astype(np.float32) / 255.0, strength, int(max(a.shape) * 0.04))
+
+
+def _table_edge(rng, cam: Camera, unit: float, image: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Cut the table to a round or rectangular top holding ``cards`` (plane points);
+    outside it a darker, defocused floor."""
+    w, h = cam.size
+    floor, _ = _table(rng, cam, unit * 2)
+    floor = cv2.GaussianBlur(floor, (0, 0), 2.5)
+    floor = cv2.multiply(floor, (float(rng.uniform(0.3, 0.65)),) * 3 + (0.0,))
+    centre = cards.mean(0) + rng.normal(0, unit * 0.5, 2)
+    R = max(unit * rng.uniform(3.8, 5.0), float(np.linalg.norm(cards - centre, axis=1).max()) + unit * 0.9)
+    t = np.linspace(0, 2 * np.pi, 96, endpoint=False)
+    if rng.random() < 0.45:
+        pts = np.stack([np.cos(t), np.sin(t)], 1) * R
+    else:  # rounded square
+        p = 8.0
+        c, s_ = np.cos(t), np.sin(t)
+        pts = np.stack([np.sign(c) * np.abs(c) ** (2 / p), np.sign(s_) * np.abs(s_) ** (2 / p)], 1) * R
+        a = np.radians(rng.uniform(0, 90))
+        pts = pts @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    poly = cam.project_linear(pts + centre)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(poly * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
+    m = mask.astype(np.float32)[..., None] / 255.0
+    out = (image * m + floor * (1 - m)).astype(np.uint8)
+    rim = tuple(float(v) for v in rng.uniform(20, 200, 3))
+    cv2.polylines(out, [np.round(poly * 4).astype(np.int32)], True, rim, max(1, int(unit * 0.04)), cv2.LINE_AA, 2)
+    return out
 
 
 def _people_shadows(image: np.ndarray, rng) -> None:
