@@ -56,8 +56,8 @@ function buildAdmin() {
   <fieldset><legend>${esc(t("hand"))}</legend><form id="f-hand" class="row">
     <label>${esc(t("dealer"))} <select name="dealer">${seatOptions(s)}</select></label>
     <label>${esc(t("trump"))} <input name="trump" class="card-in" maxlength="3" placeholder="5H" pattern="(A|[2-9]|10|J|Q|K)[SHDCshdc]"></label>
-    <button name="new">${esc(t("new_hand"))}</button><button name="dealer">${esc(t("set_dealer"))}</button>
-    <button name="trump">${esc(t("set_trump"))}</button><span class="msg"></span></form></fieldset>
+    <button name="b-new">${esc(t("new_hand"))}</button><button name="b-dealer">${esc(t("set_dealer"))}</button>
+    <button name="b-trump">${esc(t("set_trump"))}</button><span class="msg"></span></form></fieldset>
   <fieldset><legend>${esc(t("plays"))}</legend><div id="a-plays" class="plays"></div>
     <form id="f-play" class="row"><input name="index" type="hidden">
       <label>${esc(t("card"))} <input name="card" class="card-in" maxlength="3"></label>
@@ -105,7 +105,7 @@ function wireAdmin() {
   fh.addEventListener("input", () => { fh.dataset.touched = "1"; });
   fh.addEventListener("submit", (ev) => {
     ev.preventDefault(); delete fh.dataset.touched;
-    const what = ev.submitter ? ev.submitter.name : "new", h = App.state.hand, trump = fh.trump.value.toUpperCase(), dealer = Number(fh.dealer.value);
+    const what = ev.submitter ? ev.submitter.name.slice(2) : "new", h = App.state.hand, trump = fh.trump.value.toUpperCase(), dealer = Number(fh.dealer.value);
     if (what === "new") run(fh, () => Admin.api("POST", `/api/matches/${mid()}/hands`, { dealer, trump_card: trump }));
     else if (what === "dealer") run(fh, () => Admin.api("PUT", `/api/matches/${mid()}/hands/${h.index}/dealer`, { dealer }));
     else run(fh, () => Admin.api("PUT", `/api/matches/${mid()}/hands/${h.index}/trump`, { trump_card: trump }));

@@ -164,9 +164,10 @@ function renderBanner(s) {
 
 function renderNotices(s) {
   const out = [];
-  for (const u of s.uncertain || []) out.push(`<div class="notice">${Cards.cardSVG(u.card, { uncertain: true })}
+  // the table sees the "?" on the card itself; the list with its buttons is the referee's
+  if (App.isAdmin) for (const u of s.uncertain || []) out.push(`<div class="notice">${Cards.cardSVG(u.card, { uncertain: true })}
     <span>${esc(t("uncertain", { card: I18N.cardName(u.card), name: player(s, u.seat), p: Math.round((u.confidence || 0) * 100) }))}</span>
-    ${App.isAdmin ? `<button class="ok" data-confirm-play="${u.hand}:${u.index}">${esc(t("confirm"))}</button>` : ""}</div>`);
+    <button class="ok" data-confirm-play="${u.hand}:${u.index}">${esc(t("confirm"))}</button></div>`);
   for (const m of s.mismatches || []) out.push(`<div class="notice">${esc(t("mismatch", { seen: player(s, m.seen), expected: player(s, m.expected), card: I18N.cardName(m.card) }))}</div>`);
   // what the engine refused from the camera: the referee's business, not the café's
   if (App.isAdmin) for (const r of (s.rejected || []).slice(-2)) out.push(`<div class="notice bad">${esc(t("rejected", { card: r.card || "?", reason: r.reason || "" }))}</div>`);
