@@ -48,7 +48,8 @@ def obb_rows(cards, size) -> list[str]:
         inside = (pts[:, 0] >= 0).all() and (pts[:, 0] <= w).all() and (pts[:, 1] >= 0).all() and (pts[:, 1] <= h).all()
         if not inside:
             area, inter = cv2.intersectConvexConvex(pts, rect)
-            if inter is None or area < 0.2 * abs(cv2.contourArea(pts)):
+            # A readable card is always boxed (its index is in view); others need a fair part in frame.
+            if inter is None or (not c.readable and area < 0.2 * abs(cv2.contourArea(pts))):
                 continue
             pts = cv2.boxPoints(cv2.minAreaRect(inter.reshape(-1, 2)))
         pts = np.clip(pts / [w, h], 0, 1)
