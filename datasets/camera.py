@@ -125,8 +125,9 @@ class Camera:
         maps = maps if maps is not None else self.remap_maps()
         if maps is None:
             return img
+        # Labels (nearest) get no made-up border; images reflect (the zoom keeps that rare).
         return cv2.remap(img, maps[0], maps[1], cv2.INTER_NEAREST if nearest else cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REFLECT)
+                         borderMode=cv2.BORDER_CONSTANT if nearest else cv2.BORDER_REFLECT, borderValue=0)
 
 
 def random_camera(rng: np.random.Generator, size, max_tilt: float = 30.0, distortion: bool = True) -> Camera:

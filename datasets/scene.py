@@ -186,7 +186,7 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
                 isinstance(p, Placement) for p in plan):
             pts = np.array([(p.x, p.y) for p in plan if isinstance(p, Placement)])
             image = _table_edge(rng, cam, unit, image, pts)
-    idmap = np.zeros((h, w), np.int32)
+    idmap = np.zeros((h, w), np.uint16)   # which object shows at each pixel (0 = table)
 
     shadow_dir = rng.uniform(0, 2 * np.pi)
     shadow_off = np.array([np.cos(shadow_dir), np.sin(shadow_dir)]) * unit * rng.uniform(0.005, 0.03)
@@ -223,18 +223,19 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
         _people_shadows(image, rng)
     maps = cam.remap_maps()
     image = cam.apply_distortion(image, maps)
+    # Visibility is judged in the final frame: the lens may push parts of the canvas out of view.
+    idmap = cam.apply_distortion(idmap, maps, nearest=True)
     if options.get("photometric", True):
         image = photometric(image, rng)
 
     cards = []
     for oid, item, st, M, corners_sprite, quads, proj_h, fill in records:
         lin = _apply(M, corners_sprite)
-        vis = min(1.0, _poly_visible(idmap, lin, oid) / max(fill, 0.5))
         corners = cam.distort(lin).astype(np.float32)
+        vis = min(1.0, _poly_visible(idmap, corners, oid) / max(fill, 0.5))
         if item.face_up and quads is not None:
-            iq_lin = [_apply(M, q) for q in quads]
-            iv = np.array([_poly_visible(idmap, q, oid) for q in iq_lin], np.float32)
-            iq = np.stack([cam.distort(q) for q in iq_lin]).astype(np.float32)
+            iq = np.stack([cam.distort(_apply(M, q)) for q in quads]).astype(np.float32)
+            iv = np.array([_poly_visible(idmap, q, oid) for q in iq], np.float32)
             index_h = proj_h * float(np.linalg.norm(quads[0][3] - quads[0][0])) / M_h(corners_sprite)
             sharp = item.blur_px < 0.5 * index_h
             readable = bool(iv.max() >= READABLE_INDEX_FRACTION and sharp)
