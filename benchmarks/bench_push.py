@@ -125,10 +125,53 @@ async def main(args) -> int:
     return 0
 
 
+def browser_latency(plays: int) -> int:
+    """Time from the POST of a play to its card drawn in a real page (Debian chromium)."""
+    from playwright.sync_api import sync_playwright
+
+    data = tempfile.mkdtemp(prefix="sueca-bench-")
+    port = free_port()
+    proc = spawn(data, port)
+    token = json.load(open(os.path.join(data, "config.json")))["admin_token"]
+    api = httpx.Client(base_url=f"http://127.0.0.1:{port}", headers={"Authorization": f"Bearer {token}"})
+    hand = random_hand(random.Random(2), Rules(), 0)
+    lat = []
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"])
+            page = b.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector("#conn.on")
+            api.post("/api/matches/1/hands", json={"dealer": 0, "trump_card": hand.trump_card.code})
+            for k, play in enumerate(hand.plays[:plays]):
+                card = play.card.code
+                page.evaluate("""(card) => { window.__t = null; const obs = new MutationObserver(() => {
+                    if (document.querySelector(`.slot svg[data-card="${card}"]`)) {
+                        window.__t = performance.timeOrigin + performance.now(); obs.disconnect(); } });
+                    obs.observe(document.body, {subtree: true, childList: true}); }""", card)
+                t0 = time.time() * 1000
+                api.post("/api/matches/1/plays", json={"card": card})
+                page.wait_for_function("window.__t !== null")
+                lat.append(page.evaluate("window.__t") - t0)
+            b.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    lat.sort()
+    print(f"browser: {len(lat)} plays, POST -> card drawn ms: p50 {statistics.median(lat):.0f}  "
+          f"p95 {lat[int(0.95 * (len(lat) - 1))]:.0f}  max {lat[-1]:.0f}")
+    return 0
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, default=200)
     ap.add_argument("--rate", type=float, default=10.0, help="plays per second")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--port", type=int, default=0)
-    sys.exit(asyncio.run(main(ap.parse_args())))
+    ap.add_argument("--browser", type=int, default=0, metavar="N",
+                    help="instead: N plays into one real chromium page, POST -> card drawn")
+    a = ap.parse_args()
+    sys.exit(browser_latency(a.browser) if a.browser else asyncio.run(main(a)))

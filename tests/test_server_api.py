@@ -283,5 +283,6 @@ def test_sse_stream_pushes_state_on_connect_and_on_change(app):
         assert states[-1]["hand"]["trick"]["plays"][0]["card"] == "AS"
         assert app.state.referee.hub.clients <= 1
     finally:
+        app.state.referee.hub.close()
         server.should_exit = True
         th.join(timeout=5)

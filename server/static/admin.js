@@ -5,7 +5,10 @@
 const Admin = {
   token: localStorage.getItem("sueca.token") || "",
   async api(method, path, body) {
-    const r = await fetch(path, { method, headers: { "Content-Type": "application/json", Authorization: "Bearer " + Admin.token },
+    const headers = { "Content-Type": "application/json", Authorization: "Bearer " + Admin.token };
+    const name = (localStorage.getItem("sueca.referee") || "").replace(/[^\w .@-]/g, "");
+    if (name) headers["X-Referee"] = name;  // logged with every correction
+    const r = await fetch(path, { method, headers,
       body: body === undefined ? undefined : JSON.stringify(body) });
     let data = null;
     try { data = await r.json(); } catch (e) { /* empty body */ }
@@ -45,6 +48,7 @@ function buildAdmin() {
   const rules = Object.entries(VARIANTS).map(([k, vals]) => `<label>${esc(t("r_" + k))}
     <select name="${k}">${vals.map((v) => `<option value="${v}" ${String(s.rules[k]) === String(v) ? "selected" : ""}>${esc(typeof v === "number" ? v : t("v_" + v))}</option>`).join("")}</select></label>`).join(" ");
   document.querySelector("#admin-body").innerHTML = `
+  <div class="row"><label>${esc(t("referee_name"))} <input id="referee-name" maxlength="40" value="${esc(localStorage.getItem("sueca.referee") || "")}"></label></div>
   <fieldset><legend>${esc(t("variants"))}</legend><form id="f-rules" class="row">${rules}
     <label>${esc(t("title_field"))} <input name="title" maxlength="80" value="${esc(s.match.title)}"></label>
     <button name="apply">${esc(t("save"))}</button><button name="new" class="danger">${esc(t("new_match"))}</button>
@@ -90,6 +94,7 @@ function run(form, fn) {
 }
 
 function wireAdmin() {
+  document.querySelector("#referee-name").addEventListener("change", (ev) => localStorage.setItem("sueca.referee", ev.target.value.trim()));
   const fr = document.querySelector("#f-rules");
   fr.addEventListener("submit", (ev) => {
     ev.preventDefault();

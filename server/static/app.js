@@ -212,7 +212,7 @@ async function loadMatches() {
     $("#matches").innerHTML = list.length ? list.map((m) => `<li><span>#${m.id} ${esc(m.title)} ${m.live ? `<span class="live-tag">● ${esc(t("live"))}</span>` : ""}
       <br><small>${new Date(m.created * 1000).toLocaleString(I18N.lang)} · ${esc(t(m.hands === 1 ? "hand_count" : "hands_count", { n: m.hands }))} ·
       ${esc(m.teams[0])} ${m.riscos[0]} – ${m.riscos[1]} ${esc(m.teams[1])}</small></span>
-      <span><a href="/api/matches/${m.id}/record.json" download>${t("export_json")}</a><a href="/api/matches/${m.id}/record.csv" download>${t("export_csv")}</a></span></li>`).join("")
+      <span><a href="/api/matches/${m.id}/record.json" download>${t("export_json")}</a><a href="/api/matches/${m.id}/record.csv" download>${t("export_csv")}</a><a href="/api/matches/${m.id}/events" target="_blank">${esc(t("log"))}</a></span></li>`).join("")
       : `<li>${esc(t("no_matches"))}</li>`;
   } catch (e) { /* offline: keep the old list */ }
 }
