@@ -83,7 +83,7 @@ def test_corner_crops_show_both_indices_upright_whatever_the_rotation(angle):
     frame, corners = _card_frame(angle)
     quad = np.roll(corners, 1, axis=0)[::-1]  # any start, counter-clockwise: still read right
     crops = corner_crops(frame, quad[None], spec)
-    assert crops.shape == (2, *spec.size)
+    assert crops.shape == (2, *spec.shape)
     # each crop matches the upright top-left index (the bottom-right one is its 180-degree twin)
     for c in crops:
         assert np.mean(np.abs(c.astype(np.float32) - ref)) < 18

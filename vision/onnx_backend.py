@@ -184,8 +184,15 @@ class OnnxLocator:
         return decode_obb(out, lb, self.conf, self.iou)
 
 
+def crops_to_nchw(crops: np.ndarray) -> np.ndarray:
+    """(N, H, W) grey or (N, H, W, 3) BGR uint8 crops -> (N, C, H, W) float32 in [0, 1]."""
+    x = np.asarray(crops, np.float32) / 255.0
+    x = x[:, None] if x.ndim == 3 else x.transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(x, np.float32)
+
+
 class OnnxReader:
-    """Index reader on ONNX Runtime: (N, H, W) uint8 grey crops -> (N, C) logits."""
+    """Index reader on ONNX Runtime: (N, H, W[, 3]) uint8 crops -> (N, C) logits."""
 
     def __init__(self, path: str | Path, threads: int | None = None):
         self.session = make_session(path, threads)
@@ -194,5 +201,4 @@ class OnnxReader:
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         if len(crops) == 0:
             return np.zeros((0, 0), np.float32)
-        x = (np.asarray(crops, np.float32)[:, None] / 255.0).astype(np.float32)
-        return self.session.run(None, {self.input_name: x})[0]
+        return self.session.run(None, {self.input_name: crops_to_nchw(crops)})[0]

@@ -150,7 +150,29 @@ class Pipeline:
         """Process the whole source; returns the record."""
         for _ in self:
             pass
+        self.deduce_unknown()
         return self.record
+
+    def deduce_unknown(self) -> bool:
+        """A hand whose forty cards all hit the table, one of them never read: that
+        one is the card of the deck not seen (deduced, still marked uncertain)."""
+        if not self._blocked or self._hand is None:
+            return False
+        known = [p.card for p in self.record.hands[-1].plays] + \
+                [Card.parse(e.card) for e in self._pending if e.card]
+        unknown = [e for e in self._pending if not e.card]
+        missing = set(self.rules.deck) - set(known)
+        if len(unknown) != 1 or len(known) != 39 or len(missing) != 1:
+            return False
+        card = missing.pop()
+        first = self._pending[0]
+        self.resolve_card(card.code)
+        h = len(self.record.hands) - 1
+        for i, p in enumerate(self.record.hands[h].plays):
+            if p.t is not None and abs(p.t - round(first.t, 3)) < 1e-6 and p.card == card:
+                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
+        log.warning("hand %d: the unread card at t=%.2f must be %s (the only one not seen)", h, first.t, card)
+        return True
 
     def progress(self, elapsed: float, t: float) -> Progress:
         return Progress(self.frames, self.frames / elapsed if elapsed > 0 else 0.0, t, self.plays,
@@ -240,6 +262,7 @@ class Pipeline:
             self._add_play(ev)
 
     def _start_hand(self, dealer: int, trump: Card) -> None:
+        self.deduce_unknown()
         if self._blocked:
             # a new hand began while a card of the last one was still unnamed: keep
             # that hand's tail for the referee, start the new one clean
@@ -281,8 +304,15 @@ class Pipeline:
             card = Card.parse(ev.card)
             hand.play(card, ev.seat, ev.t)
         except (ValueError, PlayError) as e:
-            # an impossible play (a card outside the deck, seen twice, an unreadable
-            # uncertain card) cannot enter the record; it is kept for the referee
+            if ev.uncertain:
+                # a weak reading that cannot be: the card is unknown, and the hand
+                # waits for it to be named (or deduced) rather than lose the turn
+                log.warning("uncertain play %s at t=%.2f is impossible (%s): held", ev.card, ev.t, e)
+                self._blocked = True
+                self._pending.append(replace(ev, card=""))
+                return
+            # an impossible play (a card outside the deck, seen twice) cannot enter
+            # the record; it is kept for the referee
             self.rejected.append((ev, str(e)))
             log.warning("play %s at t=%.2f not recorded: %s", ev.card or "?", ev.t, e)
             return

@@ -89,6 +89,7 @@ class PlayDetector:
         self._gone_since: float | None = None
         self._entered: dict[int, float] = {}     # track id -> first time seen in the play area
         self._first_rest: dict[int, float] = {}  # track id -> when it was first seen at rest
+        self._rest_best: dict[int, str] = {}     # track id -> best reading while at rest there
         self._areas: list[float] = []
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
@@ -141,16 +142,16 @@ class PlayDetector:
             if role == "ignored":
                 continue
             state = self._consider(tr, t, events)
-            if state is None:
+            if state is not None and state[0] == "ready":
+                ready.append((state[1], tr))
                 continue
-            kind, when = state
-            if kind == "ready":
-                ready.append((when, tr))
-                continue
-            waiting.append(when)
-            if tr.id in self._first_rest and tr.best and tr.best not in self._hand_cards:
-                stranded.append((when, tr))
-                if tr.visible:
+            if state is not None:
+                waiting.append(state[1])
+            best = self._rest_best.get(tr.id)
+            if best and best not in self._hand_cards and self._roles.get(tr.id) is None:
+                # seen lying in the trick, not yet a play: if the trick is swept it goes too
+                stranded.append((self._entered.get(tr.id, tr.first_t), tr))
+                if tr.visible and self.calibration.is_in_play_area(tr.center):
                     visible_trick.add(tr.id)
         swept = self._check_sweep(t, visible_trick, len(stranded))
         if swept:
@@ -159,7 +160,8 @@ class PlayDetector:
             stranded.sort(key=lambda x: (x[0], x[1].id))
             done = []
             for entered, tr in stranded[:4 - len(self._trick)]:
-                done.append(self._play(tr, self._first_rest[tr.id], t, frame_index, turn, image, done))
+                done.append(self._play(tr, self._first_rest[tr.id], t, frame_index, turn, image, done,
+                                       card=self._rest_best[tr.id]))
                 if turn is not None:
                     turn = (turn + 1) % 4
             swept = done + [TrickCleared(self._gone_since, self.trick_cards)]
@@ -249,6 +251,8 @@ class PlayDetector:
         rest_t, count = rest
         if in_play:
             self._first_rest.setdefault(tr.id, rest_t)
+            if tr.best:
+                self._rest_best[tr.id] = tr.best
         if not in_play:
             trump = self._maybe_trump(tr, t, rest_t)
             if trump is not None:
@@ -267,13 +271,14 @@ class PlayDetector:
         return "ready", (entered, self._first_rest[tr.id])
 
     def _play(self, tr: TrackView, rest_t: float, t: float, frame_index: int, turn: int | None,
-              image: np.ndarray | None, events: list) -> PlayEvent:
-        ident = tr.identity
+              image: np.ndarray | None, events: list, card: str | None = None) -> PlayEvent:
+        # ``card``: a stranded card's best reading while it lay there (never settled)
+        ident = tr.identity if card is None else ""
         if len(self._trick) >= 4:
             # The next lead while the last trick still lies there: close it first.
             events.append(TrickCleared(rest_t, self.trick_cards))
             self._close_trick()
-        card = ident or tr.best
+        card = ident or card or tr.best
         seat = self._seat(tr, turn)
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True

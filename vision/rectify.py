@@ -13,7 +13,7 @@ opposite corner once turned. The reader therefore sees, per card, the two
 [10.0, 10.0]
 >>> frame = np.zeros((120, 100, 3), np.uint8)
 >>> corner_crops(frame, q[None], CropSpec()).shape
-(2, 48, 36)
+(2, 48, 36, 3)
 """
 
 from __future__ import annotations
@@ -31,17 +31,25 @@ class CropSpec:
     ``box``: (u0, v0, u1, v1) in card units (0..1 across the width, 0..1 down
     the height); slightly outside the card is allowed (locator error margin).
     ``size``: (h, w) of the crop in pixels fed to the reader.
+    ``channels``: 3 for BGR crops (suit colour helps tell a diamond from a
+    spade), 1 for grey.
     """
 
     box: tuple[float, float, float, float] = (-0.03, -0.02, 0.36, 0.36)
     size: tuple[int, int] = (48, 36)
+    channels: int = 3
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict) -> "CropSpec":
-        return cls(tuple(float(v) for v in d["box"]), tuple(int(v) for v in d["size"]))
+        return cls(tuple(float(v) for v in d["box"]), tuple(int(v) for v in d["size"]), int(d.get("channels", 1)))
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Shape of one crop: (h, w) grey or (h, w, 3) BGR."""
+        return tuple(self.size) if self.channels == 1 else (*self.size, 3)
 
 
 def clockwise(quad: np.ndarray) -> np.ndarray:
@@ -77,7 +85,10 @@ def _card_homography(ordered: np.ndarray) -> np.ndarray:
 
 
 def crop_top_left(frame: np.ndarray, ordered: np.ndarray, spec: CropSpec) -> np.ndarray:
-    """Grey (h, w) uint8 crop of the region ``spec.box`` of the card ``ordered`` (TL, TR, BR, BL)."""
+    """``spec.shape`` uint8 crop of the region ``spec.box`` of the card ``ordered`` (TL, TR, BR, BL).
+
+    ``frame`` is BGR, or already grey for a grey spec.
+    """
     h, w = spec.size
     u0, v0, u1, v1 = spec.box
     hom = _card_homography(ordered)
@@ -95,23 +106,31 @@ def crop_top_left(frame: np.ndarray, ordered: np.ndarray, spec: CropSpec) -> np.
     # pixel-centre convention of OpenCV: sample at (x, y) of the source for output (x, y)
     shift = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]], np.float64)
     m = shift @ m
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    out = cv2.warpPerspective(grey, m, (ow, oh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+    src = _as_input(frame, spec)
+    out = cv2.warpPerspective(src, m, (ow, oh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
     if k > 1:
         out = cv2.resize(out, (w, h), interpolation=cv2.INTER_AREA)
     return out
 
 
+def _as_input(frame: np.ndarray, spec: CropSpec) -> np.ndarray:
+    if spec.channels == 1 and frame.ndim == 3:
+        return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if spec.channels == 3 and frame.ndim != 3:
+        raise ValueError(f"colour crops need a BGR frame, got shape {frame.shape}")
+    return frame
+
+
 def corner_crops(frame: np.ndarray, quads: np.ndarray, spec: CropSpec, ambiguous: float = 0.0) -> np.ndarray:
-    """(sum of orderings, h, w) uint8 crops: for each quad, its portrait orderings in turn.
+    """(sum of orderings, *spec.shape) uint8 crops: for each quad, its portrait orderings in turn.
 
     With ``ambiguous == 0`` that is exactly two crops per card.
     """
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    crops = [crop_top_left(grey, o, spec) for q in np.asarray(quads) for o in portrait_orderings(q, ambiguous)]
+    src = _as_input(frame, spec)
+    crops = [crop_top_left(src, o, spec) for q in np.asarray(quads) for o in portrait_orderings(q, ambiguous)]
     if not crops:
-        return np.zeros((0, *spec.size), np.uint8)
+        return np.zeros((0, *spec.shape), np.uint8)
     return np.stack(crops)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sueca.vision.onnx_backend import Located, decode_obb, letterbox
+from sueca.vision.onnx_backend import Located, crops_to_nchw, decode_obb, letterbox
 
 
 def _torch(threads: int | None):
@@ -76,6 +76,6 @@ class TorchReader:
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         if len(crops) == 0:
             return np.zeros((0, 0), np.float32)
-        x = self.torch.from_numpy(np.asarray(crops, np.float32)[:, None] / 255.0)
+        x = self.torch.from_numpy(crops_to_nchw(crops))
         with self.torch.inference_mode():
             return self.model(x).numpy()

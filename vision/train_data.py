@@ -87,9 +87,9 @@ def scene_crops(scene, spec: CropSpec, rng: np.random.Generator, jitters: int = 
     the card, or 52 when it is not readable, the card's own class): the
     validation set for card-level thresholds.
     """
-    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    src = scene.image if spec.channels == 3 else cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
     crops, labels, groups = [], [], []
-    h, w = grey.shape
+    h, w = src.shape[:2]
     for card in scene.cards:
         if not card.face_up and rng.random() > 0.4:
             continue  # backs: a fraction is enough
@@ -105,7 +105,7 @@ def scene_crops(scene, spec: CropSpec, rng: np.random.Generator, jitters: int = 
                 if y is None:
                     continue
                 idx.append(len(crops))
-                crops.append(crop_top_left(grey, o, spec))
+                crops.append(crop_top_left(src, o, spec))
                 labels.append(y)
             if card.face_up and len(idx) >= 2 and ys[0] is not None and ys[1] is not None:
                 y = CARD_CLASS[card.code] if card.readable else UNREADABLE_CLASS
@@ -120,10 +120,10 @@ def scene_crops(scene, spec: CropSpec, rng: np.random.Generator, jitters: int = 
                     for c in scene.cards if c.face_up]
             if near and min(near) < 0.5 * s:
                 continue  # might show a real index: not a clean negative
-            crops.append(crop_top_left(grey, o, spec))
+            crops.append(crop_top_left(src, o, spec))
             labels.append(UNREADABLE_CLASS)
     if not crops:
-        return np.zeros((0, *spec.size), np.uint8), np.zeros((0,), np.int64), []
+        return np.zeros((0, *spec.shape), np.uint8), np.zeros((0,), np.int64), []
     return np.stack(crops), np.asarray(labels, np.int64), groups
 
 
@@ -161,7 +161,7 @@ def build(out: str | Path, seeds: range, styles, scene_size=(1280, 960), locator
     n = 0
     for k, seed in enumerate(seeds):
         scene = render(seed, scene_size, styles)
-        if write_locator:
+        if write_locator and not (img_dir / f"{seed:06d}.jpg").is_file():
             small = cv2.resize(scene.image, locator_size, interpolation=cv2.INTER_AREA)
             cv2.imwrite(str(img_dir / f"{seed:06d}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 90])
             scale = locator_size[0] / scene.image.shape[1]
@@ -173,7 +173,7 @@ def build(out: str | Path, seeds: range, styles, scene_size=(1280, 960), locator
         all_l.append(l)
         if (k + 1) % 100 == 0:
             log(f"{split}: {k + 1}/{len(seeds)} scenes, {n} crops ({time.time() - t0:.0f}s)")
-    crops = np.concatenate(all_c) if all_c else np.zeros((0, *spec.size), np.uint8)
+    crops = np.concatenate(all_c) if all_c else np.zeros((0, *spec.shape), np.uint8)
     labels = np.concatenate(all_l) if all_l else np.zeros((0,), np.int64)
     return {"crops": crops, "labels": labels, "groups": groups}
 

@@ -1,6 +1,6 @@
 """Train, calibrate and export the index reader (training venv: torch).
 
-Input: grey corner crops (N, 48, 36) uint8 cut by :mod:`sueca.vision.rectify`
+Input: corner crops (N, 48, 36, 3) BGR (or (N, 48, 36) grey) uint8 cut by :mod:`sueca.vision.rectify`
 exactly as at run time, labels 0..51 (``CARD_CODES``) or 52 (no readable index).
 
 >>> # .venv-train/bin/python -m sueca.vision.train_reader out/train/reader_data.npz  # doctest: +SKIP
@@ -20,11 +20,22 @@ from sueca.vision.reader_net import build_reader
 from sueca.vision.recognizer import UNREADABLE_CLASS, combine_corners, softmax
 
 
+def to_tensor(crops: np.ndarray) -> torch.Tensor:
+    """uint8 crops (N, H, W) or (N, H, W, 3) -> float (N, C, H, W) in [0, 1]."""
+    x = torch.from_numpy(np.ascontiguousarray(crops)).float() / 255.0
+    return x[:, None] if x.dim() == 3 else x.permute(0, 3, 1, 2).contiguous()
+
+
 def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
-    """Photometric jitter on a batch (B, 1, H, W) in [0, 1]: light, contrast, gamma, noise, blur."""
-    b = x.shape[0]
+    """Photometric jitter on a batch (B, C, H, W) in [0, 1]: white balance, saturation, light,
+    contrast, gamma, noise, blur (café light is warm, dim and uneven)."""
+    b, c = x.shape[:2]
     def r(lo, hi):
         return lo + (hi - lo) * torch.rand(b, 1, 1, 1, generator=g)
+    if c == 3:
+        x = x * (0.8 + 0.4 * torch.rand(b, 3, 1, 1, generator=g))  # white balance
+        grey = x.mean(dim=1, keepdim=True)
+        x = grey + (x - grey) * r(0.3, 1.4)  # saturation
     x = x.clamp(1e-3, 1) ** r(0.6, 1.6)
     x = (x - 0.5) * r(0.5, 1.3) + 0.5 + r(-0.2, 0.2)
     # a light gradient across the crop (a shadow edge, a lamp)
@@ -35,8 +46,8 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     blur = torch.rand(b, generator=g) < 0.3
     if blur.any():
         k = torch.tensor([0.25, 0.5, 0.25])
-        k2 = (k[:, None] * k[None, :]).view(1, 1, 3, 3)
-        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2)
+        k2 = (k[:, None] * k[None, :]).view(1, 1, 3, 3).repeat(c, 1, 1, 1)
+        x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=c)
     x = x + torch.randn(x.shape, generator=g) * r(0.0, 0.06)
     return x.clamp(0, 1)
 
@@ -88,8 +99,7 @@ def predict(model: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> np.n
     out = []
     with torch.inference_mode():
         for i in range(0, len(crops), batch):
-            x = torch.from_numpy(crops[i:i + batch].astype(np.float32)[:, None] / 255.0)
-            out.append(model(x).numpy())
+            out.append(model(to_tensor(crops[i:i + batch])).numpy())
     return np.concatenate(out) if out else np.zeros((0, UNREADABLE_CLASS + 1), np.float32)
 
 
@@ -98,11 +108,11 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
     """Train from scratch with AdamW + one-cycle; returns the model in eval mode."""
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
-    model = build_reader(UNREADABLE_CLASS + 1, width)
+    channels = 1 if crops.ndim == 3 else crops.shape[3]
+    model = build_reader(UNREADABLE_CLASS + 1, width, in_channels=channels)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(crops) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
-    x_all = torch.from_numpy(crops)
     y_all = torch.from_numpy(labels.astype(np.int64))
     t0 = time.time()
     for ep in range(epochs):
@@ -111,7 +121,7 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
         tot, correct, n = 0.0, 0, 0
         for i in range(0, len(perm), batch):
             idx = perm[i:i + batch]
-            x = augment(x_all[idx].float()[:, None] / 255.0, g)
+            x = augment(to_tensor(crops[idx.numpy()]), g)
             y = y_all[idx]
             logits = model(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.02)
@@ -127,13 +137,13 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
 
 
 def export_reader(model: torch.nn.Module, size: tuple[int, int], onnx_path: str | Path, pt_path: str | Path,
-                  width: int = 16) -> None:
+                  width: int = 16, channels: int = 3) -> None:
     """Write ``reader.onnx`` (dynamic batch) and ``reader.pt`` (state dict + architecture)."""
     model = model.eval()
-    dummy = torch.zeros(4, 1, *size)
+    dummy = torch.zeros(4, channels, *size)
     torch.onnx.export(model, (dummy,), str(onnx_path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    torch.save({"arch": {"num_classes": UNREADABLE_CLASS + 1, "width": width},
+    torch.save({"arch": {"num_classes": UNREADABLE_CLASS + 1, "width": width, "in_channels": channels},
                 "state_dict": model.state_dict()}, str(pt_path))
 
 
@@ -147,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     model = train_reader(d["crops"], d["labels"], args.epochs)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    export_reader(model, d["crops"].shape[1:], out / "reader.onnx", out / "reader.pt")
+    ch = 1 if d["crops"].ndim == 3 else d["crops"].shape[3]
+    export_reader(model, d["crops"].shape[1:3], out / "reader.onnx", out / "reader.pt", channels=ch)
     return 0
 
 

@@ -35,6 +35,7 @@ class Preset:
     locator_epochs: int
     reader_epochs: int
     jitters: int = 2
+    reader_extra_scenes: int = 0  # scenes used only for reader crops (cheap: no locator images)
     imgsz: int = 320
     batch: int = 16
     seed: int = 0
@@ -42,13 +43,13 @@ class Preset:
 
 PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
-    "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, batch=4),
+    "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4),
     # what fits beside other jobs on 2 shared cores in well under an hour
-    "quick": Preset("quick", 800, 120, 200, 16, 8),
+    "quick": Preset("quick", 800, 120, 200, 16, 10, reader_extra_scenes=700),
     # <= 75 min on the 2-core machine alone
-    "default": Preset("default", 1400, 200, 300, 18, 10),
+    "default": Preset("default", 1400, 200, 300, 18, 12, reader_extra_scenes=1000),
     # for a GPU or a long night
-    "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, batch=32),
+    "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32),
 }
 
 
@@ -62,7 +63,7 @@ def _log_to(path: Path):
 
 
 def run(preset: Preset, work: str | Path, install: str | Path | None = None, threads: int | None = None,
-        log=None) -> dict:
+        log=None, until: str | None = None) -> dict | None:
     """Train both models from nothing into ``work/model``; copy to ``install`` (e.g. ``models/``)."""
     import torch
 
@@ -86,8 +87,14 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     if not reader_npz.is_file():
         from sueca.vision.train_data import build, write_yaml
 
-        tr = build(data, range(preset.seed, preset.seed + preset.train_scenes), "train", split="train",
+        n = preset.train_scenes
+        tr = build(data, range(preset.seed, preset.seed + n), "train", split="train",
                    spec=spec, jitters=preset.jitters, log=log)
+        if preset.reader_extra_scenes:
+            ex = build(data, range(preset.seed + n, preset.seed + n + preset.reader_extra_scenes), "train",
+                       split="train", spec=spec, jitters=preset.jitters, log=log, write_locator=False)
+            tr = {"crops": np.concatenate([tr["crops"], ex["crops"]]),
+                  "labels": np.concatenate([tr["labels"], ex["labels"]])}
         va = build(data, range(VAL_SEED0, VAL_SEED0 + preset.val_scenes), "train", split="val", spec=spec,
                    jitters=1, log=log)
         write_yaml(data)
@@ -118,12 +125,15 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         acc = float(np.mean(probs.argmax(1) == d["val_labels"]))
         groups = [probs[i] for i in d["val_group_idx"]]
         thr, at = choose_threshold(groups, d["val_group_y"], d["val_group_truth"])
-        export_reader(model, spec.size, model_dir / "reader.onnx", model_dir / "reader.pt")
+        export_reader(model, spec.size, model_dir / "reader.onnx", model_dir / "reader.pt", channels=spec.channels)
         cfg_extra.write_text(json.dumps({"temperature": temp, "threshold": thr, "val_crop_accuracy": acc,
                                          "val_cards": at}, indent=2))
         log(f"reader: val crop accuracy {acc:.4f}, T={temp:.3f}, threshold {thr:.3f} -> {at}")
         timings["reader_s"] = time.time() - t0
         tfile.write_text(json.dumps(timings))
+
+    if until == "reader":
+        return None
 
     # 3. locator
     t0 = time.time()
