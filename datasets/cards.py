@@ -113,6 +113,7 @@ def _render_face(code: str, style_name: str, h: int) -> tuple[np.ndarray, np.nda
         from . import svgdeck
 
         img, quads = svgdeck.load_face(code, h)
+        img = restyle_external(img, quads, rank, suit, style)
         img = _tint(img, style.stock)
         img.setflags(write=False)
         quads.setflags(write=False)
@@ -169,6 +170,66 @@ def _render_face(code: str, style_name: str, h: int) -> tuple[np.ndarray, np.nda
     img.setflags(write=False)
     quads.setflags(write=False)
     return img, quads
+
+
+def restyle_external(img: np.ndarray, quads: np.ndarray, rank: str, suit: str, style: DeckStyle) -> np.ndarray:
+    """Give a fetched real deck this style's suit colours and index letters.
+
+    Number cards are recoloured whole (all their ink is pips and index); court
+    cards only in their indices, so the figure art keeps its own colours.
+    """
+    img = img.copy()
+    target = np.asarray(style.colour(suit), np.float32)
+    red_suit = suit in "HD"
+    regions = [None] if rank not in "JQK" else [q for q in quads]
+    for q in regions:
+        if q is None:
+            sl = (slice(None), slice(None))
+        else:
+            x0, y0 = np.floor(q.min(0)).astype(int)
+            x1, y1 = np.ceil(q.max(0)).astype(int)
+            sl = (slice(max(y0, 0), y1), slice(max(x0, 0), x1))
+        patch = img[sl][..., :3].astype(np.float32)
+        b, g, r = patch[..., 0], patch[..., 1], patch[..., 2]
+        if red_suit:   # red ink: weight from the missing green, only where red dominates
+            wgt = np.where(r > g + 40, (255 - g) / 255.0, 0.0)
+        else:          # black ink: weight from darkness, only where grey
+            wgt = np.where(np.abs(r - b) < 40, (255 - (r + g + b) / 3) / 255.0, 0.0)
+        wgt = wgt[..., None]
+        img[sl][..., :3] = (patch * (1 - wgt) + (255 * (1 - wgt) + target * wgt) * wgt).clip(0, 255).astype(np.uint8)
+    if style.rank_text(rank) != rank:
+        for k, q in enumerate(quads):
+            _reletter(img, q, style.rank_text(rank), target, style, flip=k == 1)
+    return img
+
+
+def _reletter(img, q, text, colour, style, flip):
+    """Replace the rank glyph at the top of index quad ``q`` by ``text`` (index read upright)."""
+    x0, y0 = np.floor(q.min(0)).astype(int)
+    x1, y1 = np.ceil(q.max(0)).astype(int)
+    patch = img[y0:y1, x0:x1]
+    if flip:
+        patch = patch[::-1, ::-1]
+    ink = (patch[..., :3].astype(int).sum(-1) < 560) & (patch[..., 3] > 128)
+    rows = np.nonzero(ink.any(1))[0]
+    if len(rows) < 4:
+        return
+    # The rank is the first run of inked rows; a blank row separates it from the suit.
+    gaps = np.nonzero(np.diff(rows) > 1)[0]
+    r0, r1 = rows[0], (rows[gaps[0]] if len(gaps) else rows[len(rows) // 2]) + 1
+    cols = np.nonzero(ink[r0:r1].any(0))[0]
+    c0, c1 = cols[0], cols[-1] + 1
+    pad = 1
+    patch[max(r0 - pad, 0):r1 + pad, max(c0 - pad, 0):c1 + pad, :3] = 255
+    glyph = _glyph(text, find_font(style.fonts), int(r1 - r0))
+    gw = min(glyph.shape[1], int((c1 - c0) * 1.3))
+    glyph = cv2.resize(glyph, (max(1, gw), int(r1 - r0)), interpolation=cv2.INTER_AREA)
+    cx = (c0 + c1) / 2
+    gx = int(round(cx - gw / 2))
+    gx = max(0, min(gx, patch.shape[1] - gw))
+    m = glyph.astype(np.float32)[..., None] / 255.0
+    roi = patch[r0:r1, gx:gx + gw, :3]
+    roi[:] = (roi * (1 - m[:, :roi.shape[1]]) + colour * m[:, :roi.shape[1]]).astype(np.uint8)
 
 
 def _tint(img: np.ndarray, stock) -> np.ndarray:

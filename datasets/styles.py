@@ -71,13 +71,13 @@ FOUR_COLOUR_EU = {"S": BLACK, "H": RED, "D": ORANGE, "C": GREEN}
 
 STYLES: tuple[DeckStyle, ...] = (
     DeckStyle("classic"),
-    DeckStyle("portugues", fonts=("DejaVuSerif-Bold.ttf",), letters="pt", stock=(232, 242, 247),
+    DeckStyle("portugues", fonts=("P052-Bold.otf", "DejaVuSerif-Bold.ttf"), letters="pt", stock=(232, 242, 247),
               back_pattern="lattice", back_colour=(30, 110, 40), court_palette=1, pip_variant=1),
     DeckStyle("jumbo", index_scale=0.165, fonts=("LiberationSans-Bold.ttf", "DejaVuSans-Bold.ttf"),
               back_pattern="stripes", back_colour=(150, 60, 20), index_margin=0.03),
     DeckStyle("four_colour", suit_colours=FOUR_COLOUR, fonts=("DejaVuSansCondensed-Bold.ttf",),
               back_pattern="dots", back_colour=(30, 30, 150), court_split="horizontal"),
-    DeckStyle("bridge_serif", aspect=0.637, fonts=("LiberationSerif-Bold.ttf", "DejaVuSerif-Bold.ttf"),
+    DeckStyle("bridge_serif", aspect=0.637, fonts=("C059-Bold.otf", "LiberationSerif-Bold.ttf", "DejaVuSerif-Bold.ttf"),
               index_scale=0.095, pip_variant=2, stock=(238, 244, 248), border=(120, 120, 120),
               back_pattern="diamonds", back_colour=(130, 40, 40), court_palette=2),
     DeckStyle("pt_jumbo", letters="pt", index_scale=0.15, fonts=("DejaVuSans-Bold.ttf",),
@@ -85,12 +85,20 @@ STYLES: tuple[DeckStyle, ...] = (
               back_pattern="lattice", back_colour=(40, 40, 140), pip_variant=1, court_palette=1),
     DeckStyle("narrow_mono", fonts=("DejaVuSansMono-Bold.ttf",), condensed=0.8, index_scale=0.11,
               pip_variant=2, back_pattern="stripes", back_colour=(60, 60, 60), border=(60, 60, 180)),
-    DeckStyle("casino", fonts=("LiberationSansNarrow-Bold.ttf", "DejaVuSansCondensed-Bold.ttf"),
+    DeckStyle("casino", fonts=("NimbusSansNarrow-Bold.otf", "LiberationSansNarrow-Bold.ttf", "DejaVuSansCondensed-Bold.ttf"),
               index_scale=0.14, back_pattern="dots", back_colour=(20, 20, 160), court_palette=2,
               court_split="horizontal"),
+    DeckStyle("bookman_pt", fonts=("URWBookman-Demi.otf", "FreeSerifBold.ttf", "DejaVuSerif-Bold.ttf"), letters="pt",
+              index_scale=0.12, stock=(236, 242, 246), pip_variant=2, back_pattern="dots", back_colour=(30, 90, 30),
+              court_palette=2),
+    DeckStyle("helvetica_4c", fonts=("NimbusSans-Bold.otf", "FreeSansBold.ttf", "LiberationSans-Bold.ttf"),
+              suit_colours=FOUR_COLOUR_EU, index_scale=0.13, back_pattern="stripes", back_colour=(20, 20, 20)),
     # Real deck art (CC0), used only once fetched with 'sueca dataset fetch-deck'.
     DeckStyle("kennard", external="letele", aspect=366 / 512, stock=(255, 255, 255)),
     DeckStyle("kennard_cream", external="letele", aspect=366 / 512, stock=(222, 236, 246)),
+    DeckStyle("kennard_pt", external="letele", aspect=366 / 512, letters="pt", stock=(232, 240, 246),
+              fonts=("C059-Bold.otf", "DejaVuSerif-Bold.ttf"), suit_colours={"S": BLACK, "H": RED, "D": RED, "C": BLACK}),
+    DeckStyle("kennard_4c", external="letele", aspect=366 / 512, suit_colours=FOUR_COLOUR),
     # Held out: only for the test split.
     DeckStyle("test_pt_serif", fonts=("DejaVuSerifCondensed-Bold.ttf", "DejaVuSerif-Bold.ttf"), letters="pt",
               suit_colours=FOUR_COLOUR_EU, stock=(215, 232, 240), index_scale=0.12, pip_variant=3,
@@ -145,6 +153,8 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
     return out
 
 
+# Debian packages fonts-dejavu, fonts-liberation, fonts-urw-base35 and fonts-freefont-ttf give the
+# typefaces named above; a missing one falls back to the next candidate, then to any font found.
 _FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"))
 
 
