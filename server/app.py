@@ -13,6 +13,7 @@ import hmac
 import re
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import unquote
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Request
 from fastapi.responses import JSONResponse
@@ -96,7 +97,8 @@ def admin(request: Request, authorization: str | None = Header(None, description
     expected = request.app.state.config.admin_token
     if not hmac.compare_digest(token.encode(), expected.encode()):
         raise HTTPException(403, "wrong admin token")
-    name = _WHO.sub("", (x_referee or "").strip())[:40]
+    # the page sends the name percent-encoded (headers are Latin-1): "In%C3%AAs" -> "Inês"
+    name = _WHO.sub("", unquote(x_referee or "").strip())[:40]
     return f"referee:{name}" if name else "referee"
 
 

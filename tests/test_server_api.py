@@ -85,6 +85,8 @@ def test_admin_check_and_who_is_logged(client, auth):
     start_hand(client, auth)
     [ev] = client.get("/api/matches/1/events").json()
     assert ev["who"] == "referee:Rita" and ev["kind"] == "new_hand" and ev["at"] > 1e9
+    r = client.get("/api/admin/check", headers={**auth, "X-Referee": "In%C3%AAs <script>"})
+    assert r.json()["who"] == "referee:Inês script"
 
 
 def test_a_hand_through_the_referee_tools(client, auth):

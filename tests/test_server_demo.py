@@ -33,3 +33,14 @@ def test_demo_serves_a_game_being_played(tmp_path):
     assert f"http://127.0.0.1:{port}/" in out and "#token=" in out
     assert proc.returncode in (0, -15), out  # uvicorn re-raises SIGTERM once it has shut down
     print(f"first five plays on the dashboard {seen:.1f} s after `sueca demo` started")
+
+
+def test_serve_prints_the_admin_token_only_at_first_start(tmp_path):
+    outs = []
+    for _ in range(2):
+        proc = spawn(tmp_path, free_port())
+        proc.terminate()
+        outs.append(proc.communicate(timeout=15)[0].decode())
+    token = __import__("json").loads((tmp_path / "config.json").read_text())["admin_token"]
+    assert token in outs[0] and "config.json" in outs[0]
+    assert token not in outs[1] and "config.json" in outs[1]

@@ -6,8 +6,8 @@ const Admin = {
   token: localStorage.getItem("sueca.token") || "",
   async api(method, path, body) {
     const headers = { "Content-Type": "application/json", Authorization: "Bearer " + Admin.token };
-    const name = (localStorage.getItem("sueca.referee") || "").replace(/[^\w .@-]/g, "");
-    if (name) headers["X-Referee"] = name;  // logged with every correction
+    const name = (localStorage.getItem("sueca.referee") || "").trim();
+    if (name) headers["X-Referee"] = encodeURIComponent(name);  // logged with every correction
     const r = await fetch(path, { method, headers,
       body: body === undefined ? undefined : JSON.stringify(body) });
     let data = null;
