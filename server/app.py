@@ -2,8 +2,8 @@
 
 >>> import tempfile
 >>> app = create_app(tempfile.mkdtemp())
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/health"))
-['/api/health']
+>>> "/api/matches/{match_id}/undo" in app.openapi()["paths"]
+True
 """
 
 from __future__ import annotations
