@@ -10,6 +10,7 @@ from fastapi.responses import Response, StreamingResponse
 from .models import Health
 from .push import sse_message
 from .service import Referee
+from .state_models import StateOut
 
 router = APIRouter(prefix="/api", tags=["live"])
 HEARTBEAT_S = 15.0
@@ -19,8 +20,8 @@ def _ref(request: Request) -> Referee:
     return request.app.state.referee
 
 
-@router.get("/state", summary="The live state the dashboard draws")
-def get_state(ref: Referee = Depends(_ref)) -> dict:
+@router.get("/state", response_model=StateOut, summary="The live state the dashboard draws")
+def get_state(ref: Referee = Depends(_ref)):
     return ref.state()
 
 
@@ -29,7 +30,7 @@ def health(ref: Referee = Depends(_ref)) -> Health:
     return Health(ok=True, live_match=ref.live_id, clients=ref.hub.clients, version=ref.state()["version"])
 
 
-@router.get("/stream", summary="Server-Sent Events: the whole state on connect and on every change",
+@router.get("/stream", summary="Server-Sent Events: the whole state (StateOut) on connect and on every change",
             response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {}}}})
 async def stream(request: Request, ref: Referee = Depends(_ref)):

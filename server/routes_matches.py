@@ -12,6 +12,7 @@ from .app import admin
 from .models import EventOut, ImportIn, MatchCreated, MatchSummary, NewMatchIn, TitleIn
 from .replay import EventRejected, MatchView, apply
 from .service import Referee, UnknownMatch
+from .state_models import StateOut
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 MatchId = Path(ge=1, le=2**62, description="Match id (see GET /api/matches)")
@@ -32,8 +33,8 @@ def list_matches(ref: Referee = Depends(_ref)):
     return out
 
 
-@router.get("/{match_id}", summary="A match's state (same shape as /api/state)")
-def get_match(match_id: int = MatchId, ref: Referee = Depends(_ref)) -> dict:
+@router.get("/{match_id}", response_model=StateOut, summary="A match's state (same shape as /api/state)")
+def get_match(match_id: int = MatchId, ref: Referee = Depends(_ref)):
     return ref.match_state(match_id)
 
 

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from sueca.server.app import create_app
 from sueca.server.runner import free_port
+from sueca.server.state_models import StateOut, extras
 from sueca.vision.events import PlayEvent, TrumpSeen
 
 RENUNCIA_PLAYS = ["AS", "2D", "KS", "QS", "AC", "3S"]
@@ -209,6 +210,8 @@ def test_matches_export_import_roundtrip(client, auth, app):
     past = client.get(f"/api/matches/{m}").json()
     assert past["match"]["live"] is False and past["hand"]["plays"] == 2
     assert [e["kind"] for e in client.get(f"/api/matches/{m}/events").json()] == ["new_hand", "play", "play"]
+    for st in (client.get("/api/state").json(), past):
+        assert extras(StateOut.model_validate(st)) == []
     for suffix in ("", "/report", "/record.json", "/record.csv", "/events"):
         assert client.get(f"/api/matches/999{suffix}").status_code == 404
 

@@ -44,3 +44,15 @@ def test_serve_prints_the_admin_token_only_at_first_start(tmp_path):
     token = __import__("json").loads((tmp_path / "config.json").read_text())["admin_token"]
     assert token in outs[0] and "config.json" in outs[0]
     assert token not in outs[1] and "config.json" in outs[1]
+
+
+def test_serve_prints_the_openapi_schema():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "sueca", "serve", "--openapi"], capture_output=True, text=True,
+                         timeout=60, check=True).stdout
+    schema = json.loads(out)
+    assert schema["openapi"].startswith("3.") and "/api/matches/{match_id}/plays" in schema["paths"]
+    assert "StateOut" in schema["components"]["schemas"]

@@ -206,6 +206,7 @@ def test_incremental_state_equals_a_full_replay_of_the_log():
     live is exactly what a restart would rebuild from the log."""
     from hypothesis import given, settings
 
+    from sueca.server.state_models import StateOut, extras
     from sueca.server.view import build_state
 
     deck = [c.code for c in Rules().deck]
@@ -244,5 +245,6 @@ def test_incremental_state_equals_a_full_replay_of_the_log():
         live, rebuilt = dict(ref.state()), build_state(again, ref._info(ref.live_id), ref.status)
         live.pop("server_time"), rebuilt.pop("server_time")
         assert live == rebuilt
+        assert extras(StateOut.model_validate(ref.state())) == []
 
     check()

@@ -26,6 +26,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("serve", help="painel e ferramentas do árbitro / dashboard and referee tools",
                               description="Serve the dashboard and the referee API (no camera).")
     _common(p)
+    p.add_argument("--openapi", action="store_true", help="print the API's OpenAPI schema (JSON) and exit")
     p.set_defaults(func=_serve)
 
 
@@ -51,5 +52,14 @@ def _demo(args) -> int:
 
 def _serve(args) -> int:
     from sueca.server.runner import serve
+
+    if args.openapi:
+        import json
+        import tempfile
+
+        from sueca.server.app import create_app
+
+        print(json.dumps(create_app(tempfile.mkdtemp(prefix="sueca-openapi-")).openapi(), indent=1))
+        return 0
 
     return serve(args.data_dir, args.host, args.port)
