@@ -72,6 +72,11 @@ def prewarm(styles=None) -> None:
     for kind in KINDS:
         for v in range(VARIANTS):
             table_texture(kind, v)
+    from .layout import HAND_VARIANTS, pooled_hand
+
+    for v in range(HAND_VARIANTS):
+        for pose in ("flat", "pinch", "fist"):
+            pooled_hand(v, pose)
 
 
 def _render(task):

@@ -1,12 +1,13 @@
 """Where things lie on the table in a training scene.
 
 ``plan_layout`` returns the objects in drawing order (bottom first): card
-``Placement``s and distractor tuples ``(kind, sprite, x, y, angle, shade)``,
+``Placement``s and distractor tuples ``(kind, sprite, x, y, angle, shade[, scale])``,
 all in plane pixels (see ``camera.Camera``).
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -179,13 +180,28 @@ def _distractor(rng, kind, unit, p):
     return (kind, sprite, float(p[0]), float(p[1]), float(rng.uniform(0, 360)), kind not in ("sheet", "napkin"))
 
 
+#: Hands are drawn once per (variant, pose) at this card height, then scaled: a pool of
+#: ``HAND_VARIANTS`` arms per pose, cheap after the first use, still a pure function of the seed.
+HAND_UNIT = 64.0
+HAND_VARIANTS = 128
+
+
+@functools.lru_cache(maxsize=1024)
+def pooled_hand(variant: int, pose: str):
+    sprite, anchor = hand_sprite(np.random.default_rng([variant, 31]), HAND_UNIT, pose)
+    sprite.setflags(write=False)
+    return sprite, anchor
+
+
 def _hand(rng, unit, target, out_deg, pose=None):
     """A hand whose anchor lies on ``target`` with the arm pointing along ``out_deg``."""
-    sprite, (ax, ay) = hand_sprite(rng, unit, pose)
+    pose = pose or str(rng.choice(["flat", "pinch", "fist"], p=[0.45, 0.4, 0.15]))
+    sprite, (ax, ay) = pooled_hand(int(rng.integers(HAND_VARIANTS)), pose)
+    k = unit / HAND_UNIT
     sh, sw = sprite.shape[:2]
     angle = out_deg - 90  # sprite's arm points +y
-    off = np.array([sw / 2 - ax, sh / 2 - ay])
+    off = np.array([sw / 2 - ax, sh / 2 - ay]) * k
     a = np.radians(angle)
     rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
     c = np.asarray(target) + rot @ off
-    return ("hand", sprite, float(c[0]), float(c[1]), float(angle), True)
+    return ("hand", sprite, float(c[0]), float(c[1]), float(angle), True, k)

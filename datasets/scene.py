@@ -214,9 +214,10 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
             fill = float(np.count_nonzero(sprite[..., 3] >= 128)) / (sh * sw)   # rounded corners
             records.append((oid, item, st, M, corners_sprite, quads, proj_h, fill))
         else:
-            kind, sprite, x, y, angle, shade = item
+            kind, sprite, x, y, angle, shade = item[:6]
+            scale = item[6] if len(item) > 6 else 1.0
             shadow = (shadow_off[0] * 8, shadow_off[1] * 8, rng.uniform(0.2, 0.4)) if shade else None
-            warp_sprite(image, sprite, cam.H @ _similarity(x, y, angle, 1.0) @ _centre(sprite), idmap, oid,
+            warp_sprite(image, sprite, cam.H @ _similarity(x, y, angle, scale) @ _centre(sprite), idmap, oid,
                         shadow=shadow if options.get("shadows", True) else None)
 
     if rng.random() < 0.5 and options.get("shadows", True):
