@@ -44,7 +44,10 @@ class PlayConfig:
     uncertain_after_s: float = 2.0  # visible at rest this long without a settled identity
     uncertain_min_obs: int = 15    # ... and seen at rest in this many frames: uncertain play
     clear_s: float = 0.8           # the four cards of a trick gone this long: swept
+    clear_partial_s: float = 2.5   # a trick short of a card (one missed) gone this long: swept
     trump_rest_s: float = 0.8      # the turned trump lies still this long beside a seat
+    new_hand_after: int = 30       # plays after which a new trump may end an uncounted hand
+    new_hand_rest_s: float = 2.0   # ... when it has lain beside its seat this long
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
     hold_max_s: float = 6.0        # nor one that entered the play area this long ago
     seat_band_deg: float = 70.0    # evidence this close to the expected seat's angle is that seat
@@ -108,6 +111,8 @@ class PlayDetector:
         """One frame in, the events it completes out (usually none)."""
         tracks = self.tracker.update(detections, t)
         self._learn_card_size(detections)
+        for dropped, kept in self.tracker.merged.items():
+            self._merge_state(dropped, kept)
         events: list = []
         visible_trick = set()
         ready: list[tuple[tuple[float, float], TrackView]] = []
@@ -141,6 +146,7 @@ class PlayDetector:
                     continue
             if role == "ignored":
                 continue
+            self._forget_if_moved(tr)
             state = self._consider(tr, t, events)
             if state is not None and state[0] == "ready":
                 ready.append((state[1], tr))
@@ -181,6 +187,30 @@ class PlayDetector:
         return events
 
     # -- pieces ------------------------------------------------------------
+    def _merge_state(self, dropped: int, kept: int) -> None:
+        """The tracker merged two tracks of one card: the card keeps what it was."""
+        role = self._roles.pop(dropped, None)
+        if role and (self._roles.get(kept) in (None, "ignored") or role == "played"):
+            self._roles[kept] = role
+            for e in self._trick:
+                if e.track_id == dropped:
+                    e.track_id = kept
+            if self._trump is not None and self._trump.track_id == dropped:
+                self._trump.track_id = kept
+        for d in (self._entered, self._first_rest):
+            if dropped in d:
+                d[kept] = min(d[kept], d.pop(dropped)) if kept in d else d.pop(dropped)
+        if dropped in self._rest_best:
+            self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
+
+    def _forget_if_moved(self, tr: TrackView) -> None:
+        # a track that jumped since it lay here is a card on the move (or another
+        # card): where and when it rested before no longer applies
+        if self._first_rest.get(tr.id, math.inf) < tr.moved_t:
+            self._first_rest.pop(tr.id, None)
+            self._rest_best.pop(tr.id, None)
+            self._entered.pop(tr.id, None)
+
     def _learn_card_size(self, dets: CardDetections) -> None:
         # Whole, readable cards teach the size of a card on this table; a box much
         # smaller than that is a card partly under a hand.
@@ -231,11 +261,11 @@ class PlayDetector:
                     self._roles[tr.id] = "played"
                     e.track_id, e.center, e.last_seen = tr.id, tr.center, t
                     return None
-            if ident in self._hand_cards:
-                self._roles[tr.id] = "ignored"
-                self.notices.append((t, f"{ident} seen again after it was played"))
-                return None
         in_play = self.calibration.is_in_play_area(tr.center)
+        if ident and in_play and ident in self._hand_cards:
+            self._roles[tr.id] = "ignored"
+            self.notices.append((t, f"{ident} seen again after it was played"))
+            return None
         if in_play:
             self._entered.setdefault(tr.id, tr.last_t)
         entered = self._entered.get(tr.id)
@@ -293,9 +323,19 @@ class PlayDetector:
 
     def _maybe_trump(self, tr: TrackView, t: float, rest_t: float):
         cfg = self.config
-        if self._trump is not None or not tr.identity or t - rest_t < cfg.trump_rest_s:
+        if not tr.identity or t - rest_t < cfg.trump_rest_s:
             return None
-        if self._plays_in_hand >= 40:
+        if self._trump is not None or self._plays_in_hand >= 40:
+            # A hand that was not counted to its end (a play missed under a hand): a
+            # new card turned face up beside a seat, the table clear, late in the hand,
+            # is the next hand's trump.
+            late = self._plays_in_hand >= cfg.new_hand_after
+            other = self._trump is None or tr.identity != self._trump.card
+            if not (late and other and not self._trick and t - rest_t >= cfg.new_hand_rest_s):
+                return None
+            self.notices.append((t, f"new hand after {self._plays_in_hand} plays"))
+            self._start_hand()
+        elif tr.identity in self._hand_cards:
             return None
         seat = _seat_only(self.calibration.seat_of(tr.center))
         self._trump = _OnTable(tr.identity, tr.id, tr.center, t)
@@ -323,12 +363,15 @@ class PlayDetector:
     def _check_sweep(self, t: float, visible: set[int], stranded: int) -> bool:
         """True when the four cards of the trick (counting ones seen lying there but
         not yet read) have all been gone for ``clear_s``."""
-        if len(self._trick) + stranded < 4 or visible:
+        if not self._trick or visible:
             self._gone_since = None
             return False
         if self._gone_since is None:
             self._gone_since = t
-        return t - self._gone_since >= self.config.clear_s
+        if len(self._trick) + stranded >= 4:
+            return t - self._gone_since >= self.config.clear_s
+        # fewer than four known: a play was missed; gone this long, it was swept all the same
+        return t - self._gone_since >= self.config.clear_partial_s
 
     def _sweep_done(self) -> None:
         # swept cards are gone: no old track may catch the next cards

@@ -44,6 +44,8 @@ class TrackerConfig:
     history_s: float = 3.0         # observations kept per track (for rest and trajectory)
     segment_move: float = 0.35     # a jump this far between two sightings starts a fresh identity vote
     still_move: float = 0.1        # a step this small between two sightings is lying still
+    twin_dist: float = 0.3         # two tracks this close, not both seen now, are one card
+    twin_window_s: float = 1.0     # ... when both were seen this recently
     still_s: float = 1.0           # a card still this long is parked: it does not jump far
     parked_jump: float = 0.45      # how far a parked card may move between two frames
 
@@ -84,6 +86,7 @@ class TrackView:
     identity_confidence: float
     reads: int
     history: tuple[Observation, ...]
+    moved_t: float = 0.0   # when it last jumped (carried, or its track moved to another card)
 
     @property
     def diag(self) -> float:
@@ -101,7 +104,7 @@ def _logit(p: float, floor: float) -> float:
 class _Track:
     __slots__ = ("id", "xyxy", "vel", "first_center", "first_t", "last_t", "hits",
                  "confirmed", "votes", "counts", "history", "seen_now", "anchor", "seg_votes",
-                 "seg_counts", "still_since")
+                 "seg_counts", "still_since", "moved_t")
 
     def __init__(self, tid: int, xyxy: np.ndarray, t: float) -> None:
         self.id = tid
@@ -123,6 +126,7 @@ class _Track:
         self.seg_votes: dict[str, float] = {}
         self.seg_counts: dict[str, int] = {}
         self.still_since = t
+        self.moved_t = t
 
     def ranking(self, segment: bool = False) -> tuple[str, float, float]:
         """(best code, its vote, runner-up vote)."""
@@ -160,6 +164,7 @@ class CardTracker:
         self._tracks: list[_Track] = []
         self._next_id = 1
         self._last_t: float | None = None
+        self.merged: dict[int, int] = {}
 
     def identity_of(self, track: _Track, segment: bool = False) -> tuple[str, str, float]:
         """(settled identity or '', best candidate, share of the vote); ``segment``:
@@ -247,8 +252,42 @@ class CardTracker:
                 keep.append(tr)
             while tr.history and tr.history[0].t < t - cfg.history_s:
                 tr.history.popleft()
-        self._tracks = keep
+        self._tracks = self._merge_twins(keep, t)
         return tuple(self._view(tr) for tr in self._tracks if tr.confirmed)
+
+    def _merge_twins(self, tracks: list[_Track], t: float) -> list[_Track]:
+        """Two live tracks on one spot are one card (an old track and a new one taking
+        turns on its detections): keep the better-known one. ``merged`` says which
+        track id went into which, for whoever keeps state per track."""
+        self.merged = {}
+        cfg = self.config
+        live = [tr for tr in tracks if tr.confirmed and t - tr.last_t <= cfg.twin_window_s]
+        gone: set[int] = set()
+        for a_i, a in enumerate(live):
+            for b in live[a_i + 1:]:
+                if a.id in gone or b.id in gone:
+                    continue
+                d = max(_diag(a.xyxy), _diag(b.xyxy), 1.0)
+                if float(np.hypot(*(_center(a.xyxy) - _center(b.xyxy)))) > cfg.twin_dist * d:
+                    continue
+                if a.seen_now and b.seen_now:
+                    continue  # two detections: two cards lying on each other
+                ka, kb = self._knowledge(a), self._knowledge(b)
+                keep, drop = (a, b) if ka >= kb else (b, a)
+                if drop.seen_now:
+                    keep.xyxy, keep.last_t, keep.seen_now = drop.xyxy.copy(), drop.last_t, True
+                    keep.history.extend(drop.history)
+                    keep.history = deque(sorted(keep.history, key=lambda o: o.t))
+                for code, w in drop.votes.items():
+                    keep.votes[code] = keep.votes.get(code, 0.0) + w
+                    keep.counts[code] = keep.counts.get(code, 0) + drop.counts.get(code, 0)
+                gone.add(drop.id)
+                self.merged[drop.id] = keep.id
+        return [tr for tr in tracks if tr.id not in gone]
+
+    def _knowledge(self, tr: _Track) -> tuple:
+        settled, best, conf = self.identity_of(tr, segment=True)
+        return (bool(settled), conf if best else 0.0, tr.hits, -tr.id)
 
     def _observe(self, tr: _Track, box: np.ndarray, dets: CardDetections, j: int, t: float, dt: float) -> None:
         cfg = self.config
@@ -265,6 +304,7 @@ class CardTracker:
             # carried (or the track jumped to another card): what it reads from here on
             # is what it is now
             tr.seg_votes, tr.seg_counts = {}, {}
+            tr.moved_t = t
         if step > cfg.still_move:
             tr.still_since = t
         tr.anchor = new_c
@@ -296,6 +336,7 @@ class CardTracker:
             first_center=tr.first_center, first_t=tr.first_t, last_t=tr.last_t, hits=tr.hits,
             confirmed=tr.confirmed, visible=tr.seen_now, identity=settled, best=best,
             identity_confidence=conf, reads=sum(tr.counts.values()), history=tuple(tr.history),
+            moved_t=tr.moved_t,
         )
 
 
