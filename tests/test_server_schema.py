@@ -10,7 +10,7 @@ import tempfile
 
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.checks import not_a_server_error
+from schemathesis.checks import not_a_server_error, response_schema_conformance
 
 from sueca.server.app import create_app
 
@@ -34,7 +34,7 @@ def _seed() -> None:
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_server_error(case):
     _seed()
-    case.call_and_validate(headers={"Authorization": f"Bearer {TOKEN}"}, checks=[not_a_server_error])
+    case.call_and_validate(headers={"Authorization": f"Bearer {TOKEN}"}, checks=[not_a_server_error, response_schema_conformance])
 
 
 def test_schema_lists_every_router():

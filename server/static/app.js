@@ -28,10 +28,10 @@ function setConn(on) {
   $("#conn-text").textContent = t(on ? "connected" : "reconnecting");
 }
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && (!App.es || App.es.readyState !== EventSource.OPEN || Date.now() - App.lastMessage > 20000)) connect();
+  if (!pastMatch && document.visibilityState === "visible" && (!App.es || App.es.readyState !== EventSource.OPEN || Date.now() - App.lastMessage > 20000)) connect();
 });
 // the server pings every 15 s; a silent stream is a dead one (a phone's socket that slept)
-setInterval(() => { if (App.es && Date.now() - App.lastMessage > 35000) connect(); }, 5000);
+setInterval(() => { if (!pastMatch && App.es && Date.now() - App.lastMessage > 35000) connect(); }, 5000);
 
 // -- helpers ------------------------------------------------------------
 const player = (s, seat) => (s.players && s.players[seat]) || `${t("seat")} ${seat}`;
@@ -212,7 +212,7 @@ async function loadMatches() {
     $("#matches").innerHTML = list.length ? list.map((m) => `<li><span>#${m.id} ${esc(m.title)} ${m.live ? `<span class="live-tag">● ${esc(t("live"))}</span>` : ""}
       <br><small>${new Date(m.created * 1000).toLocaleString(I18N.lang)} · ${esc(t(m.hands === 1 ? "hand_count" : "hands_count", { n: m.hands }))} ·
       ${esc(m.teams[0])} ${m.riscos[0]} – ${m.riscos[1]} ${esc(m.teams[1])}</small></span>
-      <span><a href="/api/matches/${m.id}/record.json" download>${t("export_json")}</a><a href="/api/matches/${m.id}/record.csv" download>${t("export_csv")}</a><a href="/api/matches/${m.id}/events" target="_blank">${esc(t("log"))}</a></span></li>`).join("")
+      <span><a href="/api/matches/${m.id}/record.json" download>${t("export_json")}</a><a href="/api/matches/${m.id}/record.csv" download>${t("export_csv")}</a><a href="/api/matches/${m.id}/events" target="_blank">${esc(t("log"))}</a>${m.live ? "" : `<a href="/?match=${m.id}">${esc(t("view"))}</a>`}</span></li>`).join("")
       : `<li>${esc(t("no_matches"))}</li>`;
   } catch (e) { /* offline: keep the old list */ }
 }
@@ -220,7 +220,14 @@ async function loadMatches() {
 document.querySelectorAll(".lang button").forEach((b) => b.addEventListener("click", () => {
   I18N.set(b.dataset.lang); if (App.state) render(App.state); loadMatches();
 }));
-connect();
+// ?match=N shows a past match (read-only, refreshed now and then) instead of the live one
+const pastMatch = new URLSearchParams(location.search).get("match");
+async function showPast() {
+  try { const r = await fetch(`/api/matches/${encodeURIComponent(pastMatch)}`); if (r.ok) { setConn(true); render(await r.json()); } }
+  catch (e) { setConn(false); }
+  setTimeout(showPast, 5000);
+}
+if (pastMatch) showPast(); else connect();
 pollCamera();
 loadMatches();
 setInterval(loadMatches, 15000);
