@@ -131,7 +131,7 @@ def test_play_appears_banner_shows_and_page_resyncs_after_restart(browser, tmp_p
         past = browser.new_page(viewport={"width": 1280, "height": 800})
         past.goto(f"{url}?match=1")  # the won match, read-only
         past.wait_for_selector("#banner:not([hidden]) .renuncia", timeout=10000)
-        assert past.inner_text("#cross text.num.t0") == "4"
+        assert past.text_content("#cross text.num.t0") == "4"
         past.close()
     assert errors == []
 
