@@ -55,6 +55,18 @@ class PlayConfig:
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
 
 
+@dataclass(frozen=True)
+class _Stray:
+    """A card seen lying in the trick, never read well enough, then gone from view."""
+
+    entered: float
+    rest_t: float
+    card: str
+    seat: int | None
+    confidence: float
+    track_id: int
+
+
 @dataclass
 class _OnTable:
     card: str
@@ -93,6 +105,7 @@ class PlayDetector:
         self._entered: dict[int, float] = {}     # track id -> first time seen in the play area
         self._first_rest: dict[int, float] = {}  # track id -> when it was first seen at rest
         self._rest_best: dict[int, str] = {}     # track id -> best reading while at rest there
+        self._strays: list[_Stray] = []          # unread cards of this trick that left view
         self._areas: list[float] = []
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
@@ -156,20 +169,17 @@ class PlayDetector:
             best = self._rest_best.get(tr.id)
             if best and best not in self._hand_cards and self._roles.get(tr.id) is None:
                 # seen lying in the trick, not yet a play: if the trick is swept it goes too
-                stranded.append((self._entered.get(tr.id, tr.first_t), tr))
+                stranded.append(self._stray(tr))
                 if tr.visible and self.calibration.is_in_play_area(tr.center):
                     visible_trick.add(tr.id)
+        live = {x.track_id for x in stranded}
+        stranded += [x for x in self._strays if x.track_id not in live and x.card not in self._hand_cards]
         swept = self._check_sweep(t, visible_trick, len(stranded))
         if swept:
             # Cards seen lying in the trick but never read well enough are swept with
             # it: they were played; the referee confirms what the tracker could not.
-            stranded.sort(key=lambda x: (x[0], x[1].id))
-            done = []
-            for entered, tr in stranded[:4 - len(self._trick)]:
-                done.append(self._play(tr, self._first_rest[tr.id], t, frame_index, turn, image, done,
-                                       card=self._rest_best[tr.id]))
-                if turn is not None:
-                    turn = (turn + 1) % 4
+            stranded.sort(key=lambda x: (x.entered, x.track_id))
+            done = [self._play_stray(x, frame_index, image) for x in stranded[:4 - len(self._trick)]]
             swept = done + [TrickCleared(self._gone_since, self.trick_cards)]
             self._sweep_done()
             ready = [(k, tr) for k, tr in ready if self._roles.get(tr.id) != "played"]
@@ -203,10 +213,26 @@ class PlayDetector:
         if dropped in self._rest_best:
             self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
 
+    def _stray(self, tr: TrackView) -> "_Stray":
+        return _Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best[tr.id],
+                      self._seat(tr, None), round(tr.identity_confidence, 4), tr.id)
+
+    def _play_stray(self, x: "_Stray", frame_index: int, image) -> PlayEvent:
+        self._roles[x.track_id] = "played"
+        self._trick.append(_OnTable(x.card, x.track_id, (math.nan, math.nan), x.rest_t, uncertain=True,
+                                    play_t=x.rest_t))
+        self._hand_cards.add(x.card)
+        self._plays_in_hand += 1
+        return PlayEvent(card=x.card, seat=x.seat, t=x.rest_t, confidence=x.confidence, uncertain=True,
+                         frame_index=frame_index, snapshot_jpeg=self._snapshot(image))
+
     def _forget_if_moved(self, tr: TrackView) -> None:
         # a track that jumped since it lay here is a card on the move (or another
         # card): where and when it rested before no longer applies
         if self._first_rest.get(tr.id, math.inf) < tr.moved_t:
+            if tr.id in self._rest_best and self._roles.get(tr.id) is None:
+                # it lay in the trick unread and left (swept with it?): remember it
+                self._strays.append(self._stray(tr))
             self._first_rest.pop(tr.id, None)
             self._rest_best.pop(tr.id, None)
             self._entered.pop(tr.id, None)
@@ -380,6 +406,7 @@ class PlayDetector:
 
     def _close_trick(self) -> None:
         self._trick = []
+        self._strays = []
         self._gone_since = None
         if self._plays_in_hand >= 40:
             self._start_hand()
