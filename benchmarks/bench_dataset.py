@@ -17,6 +17,14 @@ import tempfile
 import time
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the pool's workers)."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--images", type=int, default=300)
@@ -31,13 +39,18 @@ def main() -> int:
                       workers=args.workers, progress=False)
         cold = time.perf_counter() - t0
         prewarm()  # warm caches in this process; the pool's forked workers inherit them
+        c0 = _cpu()
         t0 = time.perf_counter()
         build_dataset(os.path.join(d, "run"), args.images, seed=2, size=args.size, workers=args.workers,
                       progress=False)
         dt = time.perf_counter() - t0
+        cpu = (_cpu() - c0) / args.images
     n_cold = max(args.workers * 8, 16)
     print(f"sueca dataset build: {args.images} images {args.size}x{args.size}, {args.workers} workers: "
           f"{args.images / dt:.1f} images/s ({dt:.1f} s); cold start {n_cold / cold:.1f} images/s")
+    # The machine is shared: CPU time per image says what idle cores would give.
+    print(f"CPU time per image: {cpu * 1000:.1f} ms -> {args.workers / cpu:.1f} images/s on {args.workers} idle cores; "
+          f"load average now {os.getloadavg()[0]:.1f}")
     return 0
 
 
