@@ -48,6 +48,7 @@ class PlayConfig:
     trump_rest_s: float = 0.8      # the turned trump lies still this long beside a seat
     new_hand_after: int = 30       # plays after which a new trump may end an uncounted hand
     new_hand_rest_s: float = 2.0   # ... when it has lain beside its seat this long
+    overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
     hold_max_s: float = 6.0        # nor one that entered the play area this long ago
     seat_band_deg: float = 70.0    # evidence this close to the expected seat's angle is that seat
@@ -129,7 +130,7 @@ class PlayDetector:
         events: list = []
         visible_trick = set()
         ready: list[tuple[tuple[float, float], TrackView]] = []
-        waiting: list[float] = []
+        waiting: list[tuple[float, TrackView]] = []
         stranded: list[tuple[float, TrackView]] = []
         for tr in tracks:
             role = self._roles.get(tr.id)
@@ -165,7 +166,7 @@ class PlayDetector:
                 ready.append((state[1], tr))
                 continue
             if state is not None:
-                waiting.append(state[1])
+                waiting.append((state[1], tr))
             best = self._rest_best.get(tr.id)
             if best and best not in self._hand_cards and self._roles.get(tr.id) is None:
                 # seen lying in the trick, not yet a play: if the trick is swept it goes too
@@ -187,9 +188,20 @@ class PlayDetector:
         # Plays go out in the order the cards came to rest: a card that landed
         # earlier but is still under a hand holds back the ones after it.
         ready.sort(key=lambda x: (x[0], x[1].id))
-        hold = min(waiting, default=math.inf)
+        waiting = [w for w in waiting if self._roles.get(w[1].id) != "played"]
+        waiting.sort(key=lambda x: (x[0], x[1].id))
         for (entered, rest_t), tr in ready:
-            if entered > hold:
+            while waiting and waiting[0][0] < entered:
+                # an earlier card still unread holds this one back: if it was seen lying
+                # there whole, the next player has played on it; it is a play, uncertain
+                w_entered, w = waiting[0]
+                if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
+                    break
+                waiting.pop(0)
+                events.append(self._play(w, self._first_rest[w.id], t, frame_index, turn, image, events,
+                                         card=self._rest_best.get(w.id, "")))
+                turn = None if turn is None else (turn + 1) % 4
+            if waiting and waiting[0][0] < entered:
                 break
             events.append(self._play(tr, rest_t, t, frame_index, turn, image, events))
             if turn is not None:

@@ -1,0 +1,77 @@
+"""Faults the referee must survive without inventing or losing plays."""
+
+import random
+
+from sueca.engine import MatchRecord, Rules, random_hand
+from sueca.vision.detections import CardDetections
+from sueca.vision.events import PlayCorrected, PlayEvent
+from sueca.vision.gamecheck import compare
+from sueca.vision.pipeline import Pipeline
+from sueca.vision.simtable import OracleDetector, sim_source, simulate, truth_json
+
+
+def game(seed, hands):
+    rng = random.Random(seed)
+    rules = Rules(target=100)
+    hs = [random_hand(rng, rules, (seed + k) % 4) for k in range(hands)]
+    return rules, simulate(MatchRecord(rules, tuple(hs)), rng)
+
+
+class Faulty:
+    """Oracle detections with one card's reading (or the card itself) taken away
+    while ``when(t)`` holds."""
+
+    def __init__(self, code, seed, when, drop=False):
+        self.code, self.when, self.drop = code, when, drop
+        self.inner = OracleDetector(seed=seed)
+        self.t = 0.0
+
+    def __call__(self, cards):
+        now = self.when(self.t)
+        self.t += 0.1
+        if self.drop and now:
+            cards = [c for c in cards if c.code != self.code]
+        d = self.inner(cards)
+        if not now or self.drop or not len(d):
+            return d
+        codes = tuple("" if c == self.code else c for c in d.codes)
+        return CardDetections(d.xyxy, codes, d.confidence, d.locate_confidence, d.corners)
+
+
+def test_a_card_never_seen_costs_one_play_not_the_match():
+    # e.g. played and swept while a sleeve covered it the whole time
+    rules, sim = game(31, hands=2)
+    lost = sim.truth[0].plays[17]
+    pipe = Pipeline(sim_source(sim), Faulty(lost.card, 31, lambda t: lost.t_rest - 3 < t < lost.t_rest + 30,
+                                            drop=True), sim.calibration, rules)
+    pipe.run()
+    report = compare(truth_json(sim), pipe.record_json())
+    first, second = report["hands"]
+    assert first["missing"] == 1 and first["wrong_cards"] == 0 and first["extra"] == 0
+    assert second["right"], second          # the next hand starts clean
+
+
+def test_unread_card_is_deduced_at_the_end_of_the_hand():
+    rules, sim = game(32, hands=1)
+    hidden = sim.truth[0].plays[9]
+    pipe = Pipeline(sim_source(sim), Faulty(hidden.card, 32, lambda t: True), sim.calibration, rules)
+    pipe.run()
+    record = pipe.record_json()
+    assert compare(truth_json(sim), record)["hands_right"] == 1
+    marked = [p for p in record["hands"][0]["plays"] if isinstance(p, dict) and p.get("uncertain")]
+    assert [p["card"] for p in marked] == [hidden.card]
+
+
+def test_uncertain_play_read_later_is_corrected_not_doubled():
+    rules, sim = game(33, hands=1)
+    late = sim.truth[0].plays[2]
+    # unreadable for four seconds after it lands, then readable while it still lies there
+    pipe = Pipeline(sim_source(sim), Faulty(late.card, 33, lambda t: t < late.t_rest + 4.0),
+                    sim.calibration, rules)
+    events = list(pipe)
+    plays = [e for e in events if isinstance(e, PlayEvent)]
+    fixes = [e for e in events if isinstance(e, PlayCorrected)]
+    assert len(plays) == 40
+    if fixes:   # the trick was still on the table when the card became readable
+        assert [(f.previous, f.card) for f in fixes] == [("", late.card)]
+    assert compare(truth_json(sim), pipe.record_json())["hands_right"] == 1
