@@ -66,7 +66,7 @@ class _Renderer:
         # One skin tone and sleeve per player: same sub-seed for both hand poses.
         self.hands = {}
         for seat in range(4):
-            for pose in ("pinch", "flat"):
+            for pose in ("pinch", "flat", "fist"):
                 self.hands[(seat, pose)] = hand_sprite(np.random.default_rng([seed, 7, seat]), plan.unit, pose)
         proj = self.cam.project_linear(np.array([plan.centre, plan.centre + [0, plan.unit]]))
         self.level = pick_level(float(np.linalg.norm(proj[1] - proj[0])))

@@ -164,12 +164,16 @@ def plan_game(seed: int, hands: int = 1, size=(1280, 960), renuncias: int = 0, c
         z += 1
         t = t_in + J(1.5) * pace
         rec_plays, trick = [], []
+        t_deal = trump_track.keys[0][0]
+        leaves = {seat: [] for seat in range(4)}   # when each held card leaves its player's fan
         for pi, (code, seat, winner) in enumerate(plays):
             rest = (centre + dirs[seat] * unit * rng.uniform(0.55, 0.95)
                     + np.array([-dirs[seat][1], dirs[seat][0]]) * unit * rng.gauss(0, 0.15))
             ang = _angle_facing(dirs[seat]) + rng.gauss(0, 18) + (180 if rng.random() < 0.2 else 0)
             think = J(1.2) * pace if trick else J(1.6) * pace
             start = t + think
+            if code != trump:
+                leaves[seat].append(start)
             if code == trump:   # the dealer picks the trump card up from beside them
                 tr = trump_obj[1]
                 pick = start + J(0.5)
@@ -219,6 +223,22 @@ def plan_game(seed: int, hands: int = 1, size=(1280, 960), renuncias: int = 0, c
                                   "winner": winner, "t_sweep_start": round(s0, 3), "t_gone": round(s3, 3)})
                 trick = []
                 t = s3
+        # Each player holds their cards in a fan of backs at the table's edge, one fewer per play.
+        for seat in range(4):
+            if not leaves[seat]:
+                continue
+            up = _angle_facing(dirs[seat])
+            pivot = edges[seat] - dirs[seat] * unit * 0.15
+            n = len(leaves[seat])
+            spread = rng.uniform(7, 11)
+            for k in range(n):
+                a = up + spread * (k - (n - 1) / 2)
+                top = np.array([np.sin(np.radians(a)), -np.cos(np.radians(a))])
+                q = pivot + top * unit * 0.32
+                tr = Track(t0=t_deal, t1=leaves[seat][n - 1 - k], face_up=[(-1.0, False)]).add(t_deal, *q, a)
+                cards.insert(0, ["back", tr, -1])
+            hand_tracks.append((seat, "fist", Track(t0=t_deal, t1=max(leaves[seat]))
+                                .add(t_deal, *pivot, up + rng.gauss(0, 6))))
         rec_hands.append({"dealer": dealer, "trump_card": trump, "plays": rec_plays})
         t += J(2.0)
     record = {"rules": rules, "hands": rec_hands}
