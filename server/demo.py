@@ -150,7 +150,7 @@ def render_table(trick: list[tuple[int, str]], dealer: int | None, trump: str | 
 
 
 def simulated_source(feed, stop: threading.Event, interval: float = 1.5, seed: int | None = None,
-                     revoke_rate: float = 0.02, uncertain_rate: float = 0.04) -> None:
+                     revoke_rate: float = 0.012, uncertain_rate: float = 0.04) -> None:
     """Play Sueca forever through ``feed`` until ``stop`` is set."""
     rng = random.Random(seed)
     rules = Rules()

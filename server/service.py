@@ -27,6 +27,7 @@ from .replay import EventRejected, MatchView, apply, replay
 from .store import Event, Store
 from .view import build_state
 
+KEEP_SNAPSHOT_MATCHES = 30
 NO_STATUS = {"connected": False, "fps": 0.0, "frames": 0, "model": "", "last_error": "", "source": ""}
 
 
@@ -111,7 +112,26 @@ class Referee:
             self.live_id = mid
             self._view = replay(self.store.events(mid))
             self._publish()
-            return mid
+        self.prune_snapshots()
+        return mid
+
+    def prune_snapshots(self, keep_matches: int = KEEP_SNAPSHOT_MATCHES) -> int:
+        """Bound the disk a café's days of snapshots take on the Pi: matches older
+        than the last ``keep_matches`` keep only their renúncia evidence."""
+        dropped = 0
+        recent = {row.id for row in self.store.matches()[:keep_matches]}
+        for mid in self.store.matches_with_snapshots():
+            if mid in recent:
+                continue
+            view = self.view(mid)
+            evidence = set()
+            for h, hand in enumerate(view.match.hands):
+                for r in hand.renuncias:  # the offence and the proof
+                    for idx in (4 * r.trick + (r.seat - _leader(hand, r.trick)) % 4, r.proof_play):
+                        if h < len(view.meta) and idx < len(view.meta[h]) and view.meta[h][idx].event:
+                            evidence.add(view.meta[h][idx].event)
+            dropped += self.store.drop_snapshots(mid, evidence)
+        return dropped
 
     def submit(self, kind: str, payload: dict, who: str, snapshot: bytes | None = None,
                match_id: int | None = None) -> Event:
@@ -153,6 +173,10 @@ class Referee:
         self.hub.publish(sse_message(self._state))
         for fn in self._listeners:
             fn(self._state)
+
+
+def _leader(hand, trick: int) -> int:
+    return hand.tricks[trick].leader if trick < len(hand.tricks) else hand.current_trick.leader
 
 
 __all__ = ["Referee", "EventRejected", "UnknownMatch"]

@@ -152,6 +152,19 @@ class Store:
             r = self._db.execute("SELECT jpeg FROM snapshots WHERE event_id = ?", (event_id,)).fetchone()
         return None if r is None else bytes(r[0])
 
+    def matches_with_snapshots(self) -> list[int]:
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT e.match_id FROM snapshots s JOIN events e "
+                                    "ON e.id = s.event_id ORDER BY e.match_id DESC").fetchall()
+        return [int(r[0]) for r in rows]
+
+    def drop_snapshots(self, match_id: int, keep: set[int]) -> int:
+        """Delete a match's snapshots except ``keep`` (event ids); returns how many went."""
+        with self._lock:
+            ids = self.snapshot_ids(match_id) - keep
+            self._db.executemany("DELETE FROM snapshots WHERE event_id = ?", [(i,) for i in ids])
+        return len(ids)
+
     def snapshot_ids(self, match_id: int) -> set[int]:
         with self._lock:
             rows = self._db.execute(

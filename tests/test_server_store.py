@@ -248,3 +248,18 @@ def test_incremental_state_equals_a_full_replay_of_the_log():
         assert extras(StateOut.model_validate(ref.state())) == []
 
     check()
+
+
+def test_old_matches_keep_only_their_renuncia_snapshots(ref):
+    feed = LiveFeed(ref)
+    feed.on_event(TrumpSeen("5H", 3, 0.0, 0.9))
+    for i, c in enumerate(RENUNCIA_PLAYS):
+        feed.on_event(PlayEvent(c, None, float(i), 0.95, snapshot_jpeg=f"s{i}".encode()))
+    old = ref.live_id
+    assert len(ref.store.snapshot_ids(old)) == 6
+    ref.start_match("referee")
+    assert ref.prune_snapshots(keep_matches=1) == 4
+    kept = sorted(ref.store.snapshot(i) for i in ref.store.snapshot_ids(old))
+    assert kept == [b"s1", b"s5"]  # 2D (the offence) and 3S (the proof)
+    r = ref.match_state(old)["renuncias"][0]
+    assert all(u is not None for u in r["snapshots"])
