@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from .app import admin
@@ -22,10 +22,11 @@ def _ref(request: Request) -> Referee:
     return request.app.state.referee
 
 
-@router.get("", response_model=list[MatchSummary], summary="Every match, newest first")
-def list_matches(ref: Referee = Depends(_ref)):
+@router.get("", response_model=list[MatchSummary], summary="Matches, newest first")
+def list_matches(limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0, le=10**9),
+                 ref: Referee = Depends(_ref)):
     out = []
-    for row in ref.store.matches():
+    for row in ref.store.matches()[offset: offset + limit]:
         view = ref.view(row.id)
         out.append(MatchSummary(id=row.id, title=row.title, created=row.created, events=row.events,
                                 live=row.id == ref.live_id, riscos=list(view.match.riscos),

@@ -206,6 +206,8 @@ def test_matches_export_import_roundtrip(client, auth, app):
     assert new != m and client.get(f"/api/matches/{new}/record.json").json() == record
     listing = client.get("/api/matches").json()
     assert [x["id"] for x in listing] == [new, m] and listing[0]["live"] and not listing[1]["live"]
+    assert [x["id"] for x in client.get("/api/matches?limit=1&offset=1").json()] == [m]
+    assert client.get("/api/matches?limit=0").status_code == 422
     assert client.get("/api/state").json()["players"] == ["a", "b", "c", "d"]
     past = client.get(f"/api/matches/{m}").json()
     assert past["match"]["live"] is False and past["hand"]["plays"] == 2

@@ -208,7 +208,7 @@ async function pollCamera() {
 
 async function loadMatches() {
   try {
-    const list = await (await fetch("/api/matches")).json();
+    const list = await (await fetch("/api/matches?limit=12")).json();
     $("#matches").innerHTML = list.length ? list.map((m) => `<li><span>#${m.id} ${esc(m.title)} ${m.live ? `<span class="live-tag">● ${esc(t("live"))}</span>` : ""}
       <br><small>${new Date(m.created * 1000).toLocaleString(I18N.lang)} · ${esc(t(m.hands === 1 ? "hand_count" : "hands_count", { n: m.hands }))} ·
       ${esc(m.teams[0])} ${m.riscos[0]} – ${m.riscos[1]} ${esc(m.teams[1])}</small></span>
