@@ -153,7 +153,8 @@ def warp_roi(sprite: np.ndarray, M: np.ndarray, size: tuple[int, int]):
     x1, y1 = min(int(np.ceil(c[:, 0].max())) + 2, W), min(int(np.ceil(c[:, 1].max())) + 2, H)
     if x1 <= x0 or y1 <= y0:
         return None
-    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ M
+    # Geometry uses pixel-edge coordinates (a sprite spans 0..sw); OpenCV samples pixel centres.
+    T = np.array([[1, 0, -x0 - 0.5], [0, 1, -y0 - 0.5], [0, 0, 1.0]]) @ M @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
     warped = cv2.warpPerspective(sprite, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     return x0, y0, warped

@@ -308,7 +308,8 @@ def face_mip(code: str, style_name: str, level: int):
     s = MIP_HEIGHTS[level] / MIP_HEIGHTS[top]
     small = cv2.resize(img, (max(2, int(round(img.shape[1] * s))), MIP_HEIGHTS[level]), interpolation=cv2.INTER_AREA)
     small.setflags(write=False)
-    return small, (quads * np.float32(small.shape[0] / img.shape[0])).astype(np.float32)
+    scale = np.array([small.shape[1] / img.shape[1], small.shape[0] / img.shape[0]], np.float32)
+    return small, (quads * scale).astype(np.float32)
 
 
 def back_mip(style_name: str, level: int) -> np.ndarray:

@@ -242,5 +242,5 @@ def _scaled(img, quad, height):
     s = height / img.shape[0]
     out = cv2.resize(img, (max(2, int(round(img.shape[1] * s))), height), interpolation=cv2.INTER_AREA)
     w, h = out.shape[1], out.shape[0]
-    q = quad * np.float32(s)
+    q = quad * np.array([w / img.shape[1], h / img.shape[0]], np.float32)
     return out, np.stack([q, np.array([w, h], np.float32) - q]).astype(np.float32)

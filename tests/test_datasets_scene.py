@@ -171,3 +171,20 @@ def test_svg_deck_converter_and_absent_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("SUECA_DECK_CACHE", str(tmp_path))
     assert not svgdeck.available()
     assert all(s.external is None for s in resolve_styles(None))
+
+
+def test_crops_are_upright_cards_and_indices():
+    from sueca.datasets.crops import card_crops, index_crops
+
+    sc = _placed([Placement("7H", "classic", 200, 200, 137)])
+    (card,) = card_crops(sc, size=(72, 100))
+    assert card.code == "7H" and card.readable and card.image.shape == (100, 72, 3)
+    # Upright: the top-left corner holds the red index, the card's middle is mostly stock.
+    tl = card.image[2:25, 2:18].reshape(-1, 3)
+    assert ((tl[:, 2] > 150) & (tl[:, 1] < 90)).mean() > 0.05
+    idx = index_crops(sc, size=(24, 48))
+    assert len(idx) == 2 and all(c.readable and c.image.shape == (48, 24, 3) for c in idx)
+    # Both indices read the same way up: their crops look alike (and unlike a flipped one).
+    a, b = (cv2.cvtColor(c.image, cv2.COLOR_BGR2GRAY).astype(float).ravel() for c in idx)
+    flipped = cv2.cvtColor(idx[1].image[::-1, ::-1], cv2.COLOR_BGR2GRAY).astype(float).ravel()
+    assert np.corrcoef(a, b)[0, 1] > 0.95 and np.corrcoef(a, flipped)[0, 1] < 0.5
