@@ -161,3 +161,12 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         ev = srv.app.state.store.events(srv.app.state.referee.live_id)[-1]
         assert (ev.kind, ev.who, ev.payload["card"]) == ("correct_play", "referee:Rita", "4S")
         page.screenshot(path=str(OUT / "server_referee_drawer.png"))
+        # the camera view: the latest frame with its detections drawn over it
+        jpeg = snapshot_jpeg([(0, "4S")])
+        srv.app.state.feed.on_frame(jpeg, (640, 480), [{"card": "4S", "confidence": 0.93, "box": [290, 290, 350, 370]}], 5)
+        page.click("#close-admin")
+        page.locator("#cam-wrap").scroll_into_view_if_needed()
+        page.wait_for_selector("#cam-overlay .dets rect", state="attached", timeout=5000)
+        assert "4S 93%" in page.text_content("#cam-overlay")
+        assert page.is_hidden("#cam-empty")
+        assert page.evaluate("document.querySelector('#cam-img').naturalWidth") == 640

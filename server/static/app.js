@@ -183,11 +183,16 @@ function renderStatus(s) {
 }
 
 // -- camera view: a JPEG a few times a second, detections drawn over it -------------
+// polled only while the camera panel is on screen: a café full of phones must not
+// keep the Pi busy encoding pictures nobody looks at
+let cameraOnScreen = true;
+new IntersectionObserver((entries) => { cameraOnScreen = entries.some((e) => e.isIntersecting); })
+  .observe(document.querySelector("#cam-wrap"));
 async function pollCamera() {
   try {
-    const r = await fetch("/api/camera", { cache: "no-store" });
-    const meta = await r.json();
-    if (meta.available) {
+    const visible = document.visibilityState === "visible" && cameraOnScreen;
+    const meta = visible ? await (await fetch("/api/camera", { cache: "no-store" })).json() : { available: false };
+    if (meta.available && (!App.cameraMeta || App.cameraMeta.index !== meta.index)) {
       const img = $("#cam-img");
       await new Promise((ok) => { img.onload = ok; img.onerror = ok; img.src = "/api/camera.jpg?f=" + meta.index; });
       $("#cam-empty").hidden = true;
@@ -203,7 +208,7 @@ async function pollCamera() {
       App.cameraMeta = meta;
     }
   } catch (e) { /* the next poll retries */ }
-  setTimeout(pollCamera, document.visibilityState === "visible" ? 300 : 2000);
+  setTimeout(pollCamera, document.visibilityState === "visible" && cameraOnScreen ? 300 : 1500);
 }
 
 async function loadMatches() {
