@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from ..vision.classes import LOCATOR_CLASSES
+from ..vision.classes import CARD_CLASS, CARD_CODES, LOCATOR_CLASSES
 
 #: A face-up card gets a locator box when at least this much of it shows.
 MIN_VISIBLE_FOR_BOX = 0.3
@@ -35,25 +35,56 @@ def scene_seed(seed: int, index: int, split: str = "") -> int:
     return int(np.random.SeedSequence([int(seed), int(index), tag]).generate_state(1)[0])
 
 
-def obb_rows(cards, size) -> list[str]:
-    """YOLO OBB label lines for the face-up cards worth locating (clipped to the image)."""
+#: What the label files hold: "card" = locator (class 0 = a face-up card, LOCATOR_CLASSES);
+#: "card52" = whole readable cards, class = CARD_CLASS id; "index" = each readable corner index,
+#: class = CARD_CLASS id (a corner-index detector must merge the two corners of one card).
+LABEL_TASKS = ("card", "card52", "index")
+
+
+def class_names(task: str = "card") -> tuple[str, ...]:
+    if task not in LABEL_TASKS:
+        raise ValueError(f"unknown label task {task!r}; expected one of {', '.join(LABEL_TASKS)}")
+    return LOCATOR_CLASSES if task == "card" else CARD_CODES
+
+
+def _obb_row(cls: int, pts: np.ndarray, size, keep_small: bool) -> str | None:
     w, h = size
-    rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    pts = pts.astype(np.float32)
+    inside = (pts[:, 0] >= 0).all() and (pts[:, 0] <= w).all() and (pts[:, 1] >= 0).all() and (pts[:, 1] <= h).all()
+    if not inside:
+        rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        area, inter = cv2.intersectConvexConvex(pts, rect)
+        # A readable card is always boxed (its index is in view); others need a fair part in frame.
+        if inter is None or (not keep_small and area < 0.2 * abs(cv2.contourArea(pts))):
+            return None
+        pts = cv2.boxPoints(cv2.minAreaRect(inter.reshape(-1, 2)))
+    pts = np.clip(pts / [w, h], 0, 1)
+    return f"{cls} " + " ".join(f"{v:.6f}" for v in pts.reshape(-1))
+
+
+def obb_rows(cards, size, task: str = "card") -> list[str]:
+    """YOLO OBB label lines (clipped to the image) for ``task`` (see LABEL_TASKS)."""
+    from .scene import READABLE_INDEX_FRACTION
+
+    class_names(task)
     rows = []
-    cls = LOCATOR_CLASSES.index("card")
     for c in cards:
-        if not c.face_up or not (c.readable or c.visible_fraction >= MIN_VISIBLE_FOR_BOX):
-            continue
-        pts = c.corners.astype(np.float32)
-        inside = (pts[:, 0] >= 0).all() and (pts[:, 0] <= w).all() and (pts[:, 1] >= 0).all() and (pts[:, 1] <= h).all()
-        if not inside:
-            area, inter = cv2.intersectConvexConvex(pts, rect)
-            # A readable card is always boxed (its index is in view); others need a fair part in frame.
-            if inter is None or (not c.readable and area < 0.2 * abs(cv2.contourArea(pts))):
+        if task == "card":
+            if not c.face_up or not (c.readable or c.visible_fraction >= MIN_VISIBLE_FOR_BOX):
                 continue
-            pts = cv2.boxPoints(cv2.minAreaRect(inter.reshape(-1, 2)))
-        pts = np.clip(pts / [w, h], 0, 1)
-        rows.append(f"{cls} " + " ".join(f"{v:.6f}" for v in pts.reshape(-1)))
+            row = _obb_row(LOCATOR_CLASSES.index("card"), c.corners, size, c.readable)
+            rows += [row] if row else []
+        elif task == "card52":
+            if c.readable:
+                row = _obb_row(CARD_CLASS[c.code], c.corners, size, True)
+                rows += [row] if row else []
+        else:
+            if not c.readable:
+                continue
+            for q, v in zip(c.index_quads, c.index_visible):
+                if v >= READABLE_INDEX_FRACTION:
+                    row = _obb_row(CARD_CLASS[c.code], q, size, True)
+                    rows += [row] if row else []
     return rows
 
 
@@ -82,19 +113,19 @@ def prewarm(styles=None) -> None:
 def _render(task):
     from .scene import render_scene
 
-    i, split, seed, size, styles, quality = task
+    i, split, seed, size, styles, quality, label_task = task
     s = scene_seed(seed, i, split if split == "test" else "")
     scene = render_scene(s, size=size, styles=styles)
     ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError(f"could not encode image {i}")
     ann = {"seed": s, "size": list(size), "meta": scene.meta, "cards": [c.to_json() for c in scene.cards]}
-    return i, split, buf.tobytes(), obb_rows(scene.cards, size), ann
+    return i, split, buf.tobytes(), obb_rows(scene.cards, size, label_task), ann
 
 
 def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int | tuple = 640,
                   test_images: int = 0, workers: int | None = None, progress: bool = True,
-                  quality: int = 92) -> dict:
+                  quality: int = 92, task: str = "card") -> dict:
     """Render ``images`` training/val scenes (+ ``test_images`` in held-out styles) into ``out``.
 
     Returns a summary dict (counts, data.yaml path).
@@ -109,9 +140,10 @@ def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int 
     for sp in splits:
         (out / "images" / sp).mkdir(parents=True, exist_ok=True)
         (out / "labels" / sp).mkdir(parents=True, exist_ok=True)
-    tasks = [(i, "val" if i % VAL_EVERY == VAL_EVERY - 1 else "train", seed, size, None, quality)
+    names = class_names(task)
+    tasks = [(i, "val" if i % VAL_EVERY == VAL_EVERY - 1 else "train", seed, size, None, quality, task)
              for i in range(images)]
-    tasks += [(i, "test", seed, size, "test", quality) for i in range(test_images)]
+    tasks += [(i, "test", seed, size, "test", quality, task) for i in range(test_images)]
     workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
     if workers > 1 and len(tasks) >= 2000:
         prewarm()  # once here rather than once per worker
@@ -147,6 +179,6 @@ def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int 
     if test_images:
         lines.append("test: images/test")
     lines.append("names:")
-    lines += [f"  {k}: {n}" for k, n in enumerate(LOCATOR_CLASSES)]
+    lines += [f"  {k}: {n}" for k, n in enumerate(names)]
     yaml_path.write_text("\n".join(lines) + "\n")
-    return {"out": str(out), "images": counts, "boxes": boxes, "data_yaml": str(yaml_path)}
+    return {"out": str(out), "images": counts, "boxes": boxes, "task": task, "data_yaml": str(yaml_path)}

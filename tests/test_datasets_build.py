@@ -86,6 +86,26 @@ def test_module_examples_hold():
     import doctest
     import importlib
 
-    for name in ("styles", "pips", "cards", "camera", "textures", "distractors", "scene", "build", "game_plan"):
+    for name in ("styles", "pips", "cards", "camera", "textures", "distractors", "scene", "build", "game_plan",
+                 "crops"):
         res = doctest.testmod(importlib.import_module(f"sueca.datasets.{name}"))
         assert res.failed == 0, name
+
+
+def test_label_tasks_by_card_code(tmp_path):
+    from sueca.vision.classes import CARD_CLASS, CARD_CODES
+
+    out = _build(tmp_path, "idx", "--workers", "1", "--labels", "index")
+    data = yaml.safe_load((out / "data.yaml").read_text())
+    assert data["names"] == dict(enumerate(CARD_CODES))
+    for line in (out / "annotations.jsonl").read_text().splitlines():
+        ann = json.loads(line)
+        cards = [CardLabel.from_json(c) for c in ann["cards"]]
+        label = out / ann["image"].replace("images/", "labels/").replace(".jpg", ".txt")
+        got = sorted(int(r.split()[0]) for r in label.read_text().splitlines() if r.strip())
+        want = sorted(CARD_CLASS[c.code] for c in cards if c.readable for v in c.index_visible if v >= 0.8)
+        assert got == want
+    rows = obb_rows([CardLabel("QS", np.array([[10, 10], [40, 10], [40, 50], [10, 50]], np.float32), True,
+                               np.zeros((2, 4, 2), np.float32), np.ones(2, np.float32), True, 1.0)], (100, 100),
+                    "card52")
+    assert rows[0].split()[0] == str(CARD_CLASS["QS"])

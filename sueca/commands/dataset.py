@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--test-images", type=int, default=0,
                    help="extra held-out images in TEST_STYLES decks, written to images/test")
     b.add_argument("--workers", type=int, default=None, help="processes (default: all cores; 1 = no pool)")
+    b.add_argument("--labels", choices=("card", "card52", "index"), default="card",
+                   help="label files: card = locator, class 0 (default); card52 = readable cards by card code; "
+                        "index = readable corner indices by card code")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=_build)
 
@@ -70,7 +73,7 @@ def _build(args: argparse.Namespace) -> int:
         print(f"sueca dataset build: --images must be >= 1, got {args.images}", file=sys.stderr)
         return 2
     summary = build_dataset(args.out, args.images, seed=args.seed, size=args.size, test_images=args.test_images,
-                            workers=args.workers, progress=not args.quiet)
+                            workers=args.workers, progress=not args.quiet, task=args.labels)
     print(json.dumps(summary))
     return 0
 
