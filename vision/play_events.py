@@ -22,6 +22,7 @@ import numpy as np
 
 from .detections import UNREADABLE, CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
+from .play_seat import polygon_area, seat_of_play, seat_only, snapshot_jpeg
 from .tracker import CardTracker, TrackerConfig, TrackView
 
 
@@ -76,11 +77,6 @@ class _OnTable:
     last_seen: float
     uncertain: bool = False
     play_t: float = 0.0
-
-
-def _angle_diff(a: float, b: float) -> float:
-    d = (a - b + math.pi) % (2 * math.pi) - math.pi
-    return abs(math.degrees(d))
 
 
 class PlayDetector:
@@ -256,7 +252,7 @@ class PlayDetector:
             if code and dets.confidence[j] >= 0.8:
                 x1, y1, x2, y2 = (float(v) for v in dets.xyxy[j])
                 self._areas.append((x2 - x1) * (y2 - y1) if dets.corners is None
-                                   else abs(_shoelace(dets.corners[j])))
+                                   else polygon_area(dets.corners[j]))
         if len(self._areas) > 400:
             self._areas = self._areas[-200:]
 
@@ -375,28 +371,15 @@ class PlayDetector:
             self._start_hand()
         elif tr.identity in self._hand_cards:
             return None
-        seat = _seat_only(self.calibration.seat_of(tr.center))
+        seat = seat_only(self.calibration.seat_of(tr.center))
         self._trump = _OnTable(tr.identity, tr.id, tr.center, t)
         self._roles[tr.id] = "trump"
         return TrumpSeen(card=tr.identity, seat=int(seat), t=rest_t,
                          confidence=round(tr.identity_confidence, 4))
 
     def _seat(self, tr: TrackView, turn: int | None) -> int | None:
-        cal = self.calibration
-        # Where the card came from: its first sighting if that was outside the play
-        # area (the player's edge), else where it lies (in front of its player).
-        point = tr.first_center if not cal.is_in_play_area(tr.first_center) else tr.center
-        center = getattr(cal, "center", None)
-        seats = getattr(cal, "seats", None)
-        seen = _seat_only(cal.seat_of(point))
-        if center is None or seats is None or turn is None or seen == turn:
-            return seen
-        cx, cy = float(center[0]), float(center[1])
-        ang = math.atan2(point[1] - cy, point[0] - cx)
-        seat_ang = [math.atan2(float(s[1]) - cy, float(s[0]) - cx) for s in seats]
-        if _angle_diff(ang, seat_ang[turn]) <= self.config.seat_band_deg:
-            return turn  # a crooked throw near the boundary: the expected seat
-        return seen
+        return seat_of_play(self.calibration, tr.origin or tr.first_center, tr.center, turn,
+                            self.config.seat_band_deg)
 
     def _check_sweep(self, t: float, visible: set[int], stranded: int) -> bool:
         """True when the four cards of the trick (counting ones seen lying there but
@@ -430,22 +413,4 @@ class PlayDetector:
         self._trump_played = False
 
     def _snapshot(self, image: np.ndarray | None) -> bytes | None:
-        w = self.config.snapshot_width
-        if image is None or w <= 0:
-            return None
-        import cv2
-
-        h = max(1, round(image.shape[0] * w / image.shape[1]))
-        small = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
-        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
-        return buf.tobytes() if ok else None
-
-
-def _seat_only(value) -> int:
-    # Calibration.seat_of gives (seat, margin in degrees); a plain int also works.
-    return int(value[0]) if isinstance(value, tuple) else int(value)
-
-
-def _shoelace(poly: np.ndarray) -> float:
-    x, y = poly[:, 0].astype(np.float64), poly[:, 1].astype(np.float64)
-    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+        return snapshot_jpeg(image, self.config.snapshot_width)

@@ -87,6 +87,7 @@ class TrackView:
     reads: int
     history: tuple[Observation, ...]
     moved_t: float = 0.0   # when it last jumped (carried, or its track moved to another card)
+    origin: tuple[float, float] | None = None  # where its current journey started
 
     @property
     def diag(self) -> float:
@@ -104,7 +105,7 @@ def _logit(p: float, floor: float) -> float:
 class _Track:
     __slots__ = ("id", "xyxy", "vel", "first_center", "first_t", "last_t", "hits",
                  "confirmed", "votes", "counts", "history", "seen_now", "anchor", "seg_votes",
-                 "seg_counts", "still_since", "moved_t")
+                 "seg_counts", "still_since", "moved_t", "origin")
 
     def __init__(self, tid: int, xyxy: np.ndarray, t: float) -> None:
         self.id = tid
@@ -113,6 +114,7 @@ class _Track:
         c = _center(self.xyxy)
         self.first_center = (float(c[0]), float(c[1]))
         self.first_t = t
+        self.origin = self.first_center
         self.last_t = t
         self.hits = 0
         self.confirmed = False
@@ -302,9 +304,14 @@ class CardTracker:
         step = float(np.hypot(*(new_c - tr.anchor))) / d
         if step > cfg.segment_move:
             # carried (or the track jumped to another card): what it reads from here on
-            # is what it is now
+            # is what it is now, and where it came from is where this was first seen
             tr.seg_votes, tr.seg_counts = {}, {}
             tr.moved_t = t
+            if tr.hits and (gap > 0.5 or t - tr.still_since >= cfg.still_s):
+                tr.origin = (float(new_c[0]), float(new_c[1]))
+        elif step > cfg.still_move and tr.hits and tr.last_t - tr.still_since >= cfg.still_s:
+            # a card that lay still sets off: its journey starts where it lay
+            tr.origin = (float(tr.anchor[0]), float(tr.anchor[1]))
         if step > cfg.still_move:
             tr.still_since = t
         tr.anchor = new_c
@@ -336,7 +343,7 @@ class CardTracker:
             first_center=tr.first_center, first_t=tr.first_t, last_t=tr.last_t, hits=tr.hits,
             confirmed=tr.confirmed, visible=tr.seen_now, identity=settled, best=best,
             identity_confidence=conf, reads=sum(tr.counts.values()), history=tuple(tr.history),
-            moved_t=tr.moved_t,
+            moved_t=tr.moved_t, origin=tr.origin,
         )
 
 
