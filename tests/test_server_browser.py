@@ -170,3 +170,18 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         assert "4S 93%" in page.text_content("#cam-overlay")
         assert page.is_hidden("#cam-empty")
         assert page.evaluate("document.querySelector('#cam-img').naturalWidth") == 640
+        # the referee drags seat 0's point on the snapshot and saves the calibration
+        page.click("#open-admin")
+        dot = page.wait_for_selector('#calib-svg [data-pt="0"] circle', timeout=5000)
+        page.wait_for_timeout(300)
+        dot.scroll_into_view_if_needed()
+        box = dot.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x - 40, y - 30, steps=6)
+        page.mouse.up()
+        page.click("#calib-save")
+        page.wait_for_selector("#calib-msg.good", timeout=5000)
+        cal = srv.app.state.config.calibration
+        assert cal["image_size"] == [640, 480] and cal["seats"][0][1] < 480 * 0.92 - 5
