@@ -142,6 +142,11 @@ class MatchCreated(BaseModel):
     id: int
 
 
+class TitleOut(BaseModel):
+    id: int
+    title: str
+
+
 class Problem(BaseModel):
     detail: str
 

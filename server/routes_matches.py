@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from .app import admin
-from .models import EventOut, ImportIn, MatchCreated, MatchSummary, NewMatchIn, TitleIn
+from .models import EventOut, ImportIn, MatchCreated, MatchSummary, NewMatchIn, TitleIn, TitleOut
 from .replay import EventRejected, MatchView, apply
 from .service import Referee, UnknownMatch
 from .state_models import StateOut
@@ -110,11 +110,10 @@ def import_record(body: ImportIn, who: str = Depends(admin), ref: Referee = Depe
     return MatchCreated(id=ref.start_match(who, body.title, None, names or None, import_record=body.record))
 
 
-@router.put("/{match_id}/title", response_model=MatchSummary | None, status_code=200,
-            summary="Rename a match")
+@router.put("/{match_id}/title", response_model=TitleOut, summary="Rename a match")
 def set_title(body: TitleIn, match_id: int = MatchId, who: str = Depends(admin), ref: Referee = Depends(_ref)):
     ref.set_title(match_id, body.title)
-    return None
+    return TitleOut(id=match_id, title=body.title)
 
 
 __all__ = ["router", "EventRejected"]

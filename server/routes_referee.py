@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Path, Request
 from .app import admin
 from .models import (AdminCheck, ConfirmPlayIn, CorrectPlayIn, DealerIn, EventOut, NamesIn, NewHandIn, PlayIn,
                      RenunciaDecisionIn, RulesIn, TrumpIn)
+from .replay import EventRejected
 from .service import Referee
 
 router = APIRouter(prefix="/api", tags=["referee"],
@@ -82,7 +83,6 @@ def correct_play(body: CorrectPlayIn, match_id: int = MatchId, hand: int = HandN
     elif body.seat is not None:
         payload["seat"] = body.seat
     if len(payload) == 2:
-        from .replay import EventRejected
         raise EventRejected("correct_play: give a card, a seat or clear_seat")
     return _out(ref.submit("correct_play", payload, who, match_id=match_id))
 

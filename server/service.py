@@ -87,7 +87,10 @@ class Referee:
     # -- writing -----------------------------------------------------------
     def _create(self, title: str, rules: dict | None, names: dict | None, who: str) -> int:
         if rules is not None:
-            Rules.from_dict(rules)  # refuse before creating anything
+            try:
+                Rules.from_dict(rules)  # refuse before creating anything
+            except ValueError as e:
+                raise EventRejected(f"rules: {e}") from None
         mid = self.store.create_match(title)
         if rules:
             self.store.append(mid, "rules", {"rules": rules}, who)
