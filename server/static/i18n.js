@@ -41,7 +41,7 @@ const TEXT = {
     no_hand: "Waiting for the next hand's trump", hand_over: "Hand over", bonus: "Tie bonus pending: +{n}",
     history: "Hand history", camera: "Camera", cam_on: "camera connected", cam_off: "camera disconnected",
     fps: "{n} fps", model: "model", last_error: "last error", no_frame: "No camera picture",
-    rules: "Rules", renuncia: "RENÚNCIA! (revoke)", renuncia_text: "{name} ({team}) did not follow {suit} in trick {trick}",
+    rules: "Rules", renuncia: "RENÚNCIA!", renuncia_text: "Revoke: {name} ({team}) did not follow {suit} in trick {trick}",
     proof: "proof: the {card} in trick {proof}", offence: "Trick {n}: played {card}", proof_snap: "The proof: {card}",
     no_snapshot: "no snapshot", pending: "Awaiting the referee", confirmed: "Confirmed: +4 riscos to {team}",
     applied: "Penalty: +4 riscos to {team}", proven: "Proven", dismissed: "Dismissed",
