@@ -76,22 +76,35 @@ class Camera:
         q = np.column_stack([p, np.ones(len(p))]) @ self.H.T
         return q[:, :2] / q[:, 2:3]
 
+    def _radial(self, r):
+        return self.zoom * r * (1 + self.k1 * r * r + self.k2 * r ** 4)
+
+    @functools.cached_property
+    def _valid(self) -> tuple[float, float, float]:
+        """(r_lim, f(r_lim), slope): where the radial model stops growing steadily, and beyond it
+        a straight continuation (points far outside the frame must not fold back in)."""
+        r = np.linspace(0, 4, 4001)
+        fp = np.gradient(self._radial(r), r)
+        bad = np.nonzero(fp < 0.3 * self.zoom)[0]
+        i = bad[0] - 1 if len(bad) else len(r) - 1
+        return float(r[i]), float(self._radial(r[i])), float(max(fp[i], 0.3 * self.zoom))
+
     def distort(self, pts: np.ndarray) -> np.ndarray:
-        """Undistorted -> distorted image points (inverse of the remap model, by fixed point)."""
+        """Undistorted -> distorted image points: invert the remap model radially (bisection)."""
         if self.k1 == 0 and self.k2 == 0:
             return np.asarray(pts, np.float64)
         c = np.array(self.size, np.float64) / 2
-        u = (np.asarray(pts, np.float64) - c) / self.norm
-        d = u.copy()
-        z = self.zoom
-        for _ in range(30):
-            r2 = (d ** 2).sum(1, keepdims=True)
-            nd = u / (z * (1 + self.k1 * r2 + self.k2 * r2 * r2))
-            if np.abs(nd - d).max() < 1e-7:
-                d = nd
-                break
-            d = nd
-        return d * self.norm + c
+        u = (np.asarray(pts, np.float64).reshape(-1, 2) - c) / self.norm
+        ru = np.hypot(u[:, 0], u[:, 1])
+        r_lim, f_lim, slope = self._valid
+        lo, hi = np.zeros_like(ru), np.full_like(ru, r_lim)
+        for _ in range(48):
+            mid = (lo + hi) / 2
+            below = self._radial(mid) < ru
+            lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+        rd = np.where(ru <= f_lim, (lo + hi) / 2, r_lim + (ru - f_lim) / slope)
+        scale = np.where(ru > 1e-12, rd / np.maximum(ru, 1e-12), 1 / self.zoom)
+        return u * scale[:, None] * self.norm + c
 
     def unproject(self, img_pts: np.ndarray) -> np.ndarray:
         """Undistorted image points -> plane points."""
