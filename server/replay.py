@@ -15,7 +15,7 @@ by an older engine still opens.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from sueca.engine import Card, Match, MatchRecord, RecordError, Rules, RulesError
 
