@@ -28,7 +28,6 @@ import httpx
 from sueca.engine import Rules, random_hand
 from sueca.server.runner import free_port, spawn
 
-ID = re.compile(rb"\nid: (\d+)\n|^id: (\d+)\n")
 
 
 async def client(port: int, received: list, ready: asyncio.Event, counter: list, stop: asyncio.Event) -> None:
