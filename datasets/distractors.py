@@ -18,7 +18,7 @@ import numpy as np
 _AA = cv2.LINE_AA
 
 #: BGR skin tones from very light to very dark.
-SKIN_TONES = ((190, 210, 240), (170, 195, 235), (150, 180, 225), (120, 160, 210), (95, 135, 190),
+SKIN_TONES = ((165, 188, 228), (150, 178, 225), (150, 180, 225), (120, 160, 210), (95, 135, 190),
               (75, 110, 165), (55, 85, 135), (40, 60, 100), (30, 45, 75))
 SLEEVES = ((40, 40, 40), (200, 200, 200), (120, 60, 20), (30, 30, 140), (60, 90, 60), (150, 150, 150),
            (20, 20, 90), (200, 170, 120), (60, 60, 100))
@@ -41,8 +41,8 @@ def hand_sprite(rng: np.random.Generator, unit: float, pose: str | None = None):
     arm_len = unit * rng.uniform(4.5, 7.0)
     W, H = _i(hw * 2.0), _i(hl + arm_len)
     a = np.zeros((H, W), np.uint8)
-    skin = np.asarray(SKIN_TONES[rng.integers(len(SKIN_TONES))], np.float32) * rng.uniform(0.9, 1.1, 3)
-    skin = skin.clip(0, 255)
+    skin = np.asarray(SKIN_TONES[rng.integers(len(SKIN_TONES))], np.float32) * rng.uniform(0.9, 1.05, 3)
+    skin = skin.clip(0, 235)
     creases = np.zeros((H, W), np.uint8)       # dark lines: between fingers, knuckles
     cx = W / 2
     palm_cy = hl * 0.62
