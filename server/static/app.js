@@ -222,6 +222,20 @@ async function loadMatches() {
   } catch (e) { /* offline: keep the old list */ }
 }
 
+// a TV shows the page full screen; a phone left on the table keeps its screen on while watching
+$("#fullscreen").addEventListener("click", () => {
+  if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen?.();
+});
+if (!document.documentElement.requestFullscreen) $("#fullscreen").hidden = true;
+let wakeLock = null;
+async function keepAwake() {
+  try { if (document.visibilityState === "visible" && navigator.wakeLock && !wakeLock) {
+    wakeLock = await navigator.wakeLock.request("screen"); wakeLock.addEventListener("release", () => { wakeLock = null; }); } }
+  catch (e) { /* not allowed here (no HTTPS, battery saver): the phone may sleep, the page re-syncs */ }
+}
+document.addEventListener("visibilitychange", keepAwake);
+keepAwake();
+
 document.querySelectorAll(".lang button").forEach((b) => b.addEventListener("click", () => {
   I18N.set(b.dataset.lang); if (App.state) render(App.state); loadMatches();
 }));
