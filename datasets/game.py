@@ -120,13 +120,13 @@ class _Renderer:
 
 def render_game(out: str | Path, seed: int = 0, hands: int = 1, fps: float = 10.0, renuncias: int = 0,
                 size=(1280, 960), clockwise: bool = False, progress: bool = True, pace: float = 1.0,
-                styles=None) -> dict:
+                styles=None, target: int = 4) -> dict:
     """Simulate and render a game; returns the paths written (video, calibration, truth, events)."""
     if hands < 1 or fps <= 0 or renuncias < 0:
         raise ValueError(f"render_game: need hands >= 1, fps > 0, renuncias >= 0 (got {hands}, {fps}, {renuncias})")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    plan = plan_game(seed, hands, tuple(size), renuncias, clockwise, pace)
+    plan = plan_game(seed, hands, tuple(size), renuncias, clockwise, pace, target)
     r = _Renderer(plan, seed, styles)
     w, h = plan.size
     n_frames = int(math.ceil(plan.duration * fps))

@@ -70,10 +70,10 @@ def _angle_facing(d) -> float:
     return float(np.degrees(np.arctan2(-d[0], d[1])))
 
 
-def _simulate(rng: random.Random, hands: int, renuncias: int):
+def _simulate(rng: random.Random, hands: int, renuncias: int, target: int = 4):
     from sueca.engine import Card, Deal, Hand, Match, MatchRecord, Rules
 
-    rules = Rules()
+    rules = Rules(target=target)
     dealer = rng.randrange(4)
     out = []
     per_hand = [0] * hands
@@ -115,8 +115,12 @@ def _simulate(rng: random.Random, hands: int, renuncias: int):
 
 
 def plan_game(seed: int, hands: int = 1, size=(1280, 960), renuncias: int = 0, clockwise: bool = False,
-              pace: float = 1.0) -> GamePlan:
-    """Simulate ``hands`` hands and time every movement. ``pace`` < 1 shortens the pauses."""
+              pace: float = 1.0, target: int = 4) -> GamePlan:
+    """Simulate ``hands`` hands and time every movement. ``pace`` < 1 shortens the pauses.
+
+    The match stops early when a team reaches ``target`` riscos (a renúncia alone scores 4,
+    so several renúncias over several hands need a higher target).
+    """
     rng = random.Random(seed)
     nrng = np.random.default_rng(seed)
     w, h = size
@@ -129,7 +133,7 @@ def plan_game(seed: int, hands: int = 1, size=(1280, 960), renuncias: int = 0, c
     reach = [0.46 * (h if abs(d[1]) else w) for d in dirs]
     edges = [centre + d * r for d, r in zip(dirs, reach)]
     off = [centre + d * (r + 4.5 * unit) for d, r in zip(dirs, reach)]   # out of frame
-    games, injected, rules = _simulate(rng, hands, renuncias)
+    games, injected, rules = _simulate(rng, hands, renuncias, target)
 
     cards, hand_tracks, rec_hands, ev_plays, ev_tricks, ev_trumps = [], [], [], [], [], []
     z = 0

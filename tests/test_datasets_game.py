@@ -90,3 +90,10 @@ def test_demo_game_is_cached(tmp_path, monkeypatch):
     assert len(calls) == 1 and p1 == p2 and p1["video"].stat().st_size > 0
     truth = json.loads(p1["truth"].read_text())
     assert Match(MatchRecord.from_json(truth)).report()["hands"][0]["complete"]
+
+
+def test_renuncias_over_several_hands_with_a_higher_target():
+    plan = plan_game(11, hands=2, size=(160, 120), renuncias=3, target=12)
+    report = Match(MatchRecord.from_json(plan.record)).report()
+    assert plan.record["rules"]["target"] == 12 and len(report["hands"]) == 2
+    assert plan.events["renuncias_injected"] == sum(len(h["renuncias"]) for h in report["hands"]) == 3

@@ -56,6 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--renuncias", type=int, default=0, help="renúncias to inject (illegal plays)")
     g.add_argument("--size", type=_size, default=(1280, 960), help="video size WxH (default 1280x960)")
     g.add_argument("--clockwise", action="store_true", help="seats in clockwise order (default counter-clockwise)")
+    g.add_argument("--target", type=int, default=4,
+                   help="riscos to win the match (default 4); the game stops early when a team gets there")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_game)
 
@@ -97,7 +99,7 @@ def _game(args: argparse.Namespace) -> int:
         print("sueca dataset game: --hands >= 1, --fps > 0 and --renuncias >= 0 please", file=sys.stderr)
         return 2
     paths = render_game(args.out, seed=args.seed, hands=args.hands, fps=args.fps, renuncias=args.renuncias,
-                        size=args.size, clockwise=args.clockwise, progress=not args.quiet)
+                        size=args.size, clockwise=args.clockwise, progress=not args.quiet, target=args.target)
     print(json.dumps({k: str(v) for k, v in paths.items()}))
     return 0
 
