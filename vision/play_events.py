@@ -155,7 +155,9 @@ class PlayDetector:
                 else:
                     continue
             if role == "ignored":
-                continue
+                if not tr.identity or tr.identity in self._hand_cards:
+                    continue
+                del self._roles[tr.id]  # it reads as a card not yet played: a new card
             self._forget_if_moved(tr)
             state = self._consider(tr, t, events)
             if state is not None and state[0] == "ready":
@@ -208,7 +210,8 @@ class PlayDetector:
     def _merge_state(self, dropped: int, kept: int) -> None:
         """The tracker merged two tracks of one card: the card keeps what it was."""
         role = self._roles.pop(dropped, None)
-        if role and (self._roles.get(kept) in (None, "ignored") or role == "played"):
+        # "ignored" (an old card seen again) is not passed on: the kept track may be a new card
+        if role in ("played", "trump") and (self._roles.get(kept) in (None, "ignored") or role == "played"):
             self._roles[kept] = role
             for e in self._trick:
                 if e.track_id == dropped:

@@ -47,6 +47,7 @@ class TrackerConfig:
     twin_dist: float = 0.3         # two tracks this close, not both seen now, are one card
     twin_window_s: float = 1.0     # ... when both were seen this recently
     still_s: float = 1.0           # a card still this long is parked: it does not jump far
+    speed_reach_s: float = 0.2     # a moving card may be found this many seconds further on
     parked_jump: float = 0.45      # how far a parked card may move between two frames
 
 
@@ -215,7 +216,13 @@ class CardTracker:
                            float(np.hypot(*(centers[j] - last)))) / scale
                 code, conf = detections.codes[j], float(detections.confidence[j])
                 same = bool(settled) and code == settled and conf >= cfg.read_floor
-                gate = cfg.max_jump if recent else cfg.max_lost_jump
+                if recent:
+                    # as far as it was going, plus a little: a card lying still does not
+                    # leap to where a new card appears
+                    speed = float(np.hypot(*tr.vel)) * cfg.speed_reach_s / tdiag
+                    gate = min(cfg.max_jump, cfg.parked_jump + speed)
+                else:
+                    gate = cfg.max_lost_jump
                 if t - tr.still_since >= cfg.still_s:
                     gate = min(gate, cfg.parked_jump)
                 if dist > gate and not same:
@@ -295,6 +302,7 @@ class CardTracker:
         cfg = self.config
         new_c = _center(box)
         gap = t - tr.last_t
+        was_still = float(np.hypot(*tr.vel)) * max(gap, 0.05) < 0.2 * max(_diag(tr.xyxy), 1.0)
         if tr.hits and 0 < gap <= 0.35:
             v = (new_c - _center(tr.xyxy)) / gap
             tr.vel = 0.5 * tr.vel + 0.5 * v
@@ -307,7 +315,7 @@ class CardTracker:
             # is what it is now, and where it came from is where this was first seen
             tr.seg_votes, tr.seg_counts = {}, {}
             tr.moved_t = t
-            if tr.hits and (gap > 0.5 or t - tr.still_since >= cfg.still_s):
+            if tr.hits and (gap > 0.5 or was_still):
                 tr.origin = (float(new_c[0]), float(new_c[1]))
         elif step > cfg.still_move and tr.hits and tr.last_t - tr.still_since >= cfg.still_s:
             # a card that lay still sets off: its journey starts where it lay
