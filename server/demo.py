@@ -29,6 +29,7 @@ CENTER = (W // 2, H // 2)
 LANDING = {0: (320, 330), 1: (440, 240), 2: (320, 150), 3: (200, 240)}
 EDGE = {0: (320, 450), 1: (610, 240), 2: (320, 30), 3: (30, 240)}
 RED = {"H", "D"}
+NOTHING_SEEN_S = 60.0
 
 
 def demo_source(feed, stop: threading.Event, interval: float = 1.5, mode: str = "auto") -> None:
@@ -90,11 +91,15 @@ def pipeline_source(feed, stop: threading.Event, cache_dir: str | Path | None = 
 
     feed.on_calibration(recalibrate)
     last = [0.0]
+    started, version0 = time.monotonic(), feed.referee.state()["version"]
 
     def frame_out(image, dets, index, t) -> None:
         if stop.is_set():
             raise KeyboardInterrupt
         now = time.monotonic()
+        if now - started > NOTHING_SEEN_S and feed.referee.state()["version"] == version0:
+            # a newcomer must see a game: hand over to the simulated table
+            raise RuntimeError(f"nothing recognised in {NOTHING_SEEN_S:.0f} s of the demo video")
         if image is None or now - last[0] < 0.25:
             return
         last[0] = now

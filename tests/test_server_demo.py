@@ -56,3 +56,29 @@ def test_serve_prints_the_openapi_schema():
     schema = json.loads(out)
     assert schema["openapi"].startswith("3.") and "/api/matches/{match_id}/plays" in schema["paths"]
     assert "StateOut" in schema["components"]["schemas"]
+
+
+def test_demo_falls_back_to_the_simulated_table_when_the_pipeline_cannot_run(tmp_path, monkeypatch):
+    import threading
+
+    from sueca.server import demo
+    from sueca.server.feed import LiveFeed
+    from sueca.server.service import Referee
+    from sueca.server.store import Store
+
+    def broken(feed, stop, cache_dir=None):
+        raise FileNotFoundError("models/recognizer.json")
+
+    monkeypatch.setattr(demo, "pipeline_source", broken)
+    feed = LiveFeed(Referee(Store(tmp_path / "s.db")))
+    stop = threading.Event()
+    th = threading.Thread(target=demo.demo_source, args=(feed, stop), kwargs={"interval": 0.02, "mode": "pipeline"})
+    th.start()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not (feed.referee.state()["hand"] or {}).get("plays"):
+        time.sleep(0.05)
+    stop.set()
+    th.join(timeout=10)
+    state = feed.referee.state()
+    assert state["hand"]["plays"] >= 1
+    assert "recognizer.json" in state["status"]["last_error"]
