@@ -47,6 +47,13 @@ class CardLabel:
     style: str = ""
     motion_blur_px: float = 0.0
 
+    @property
+    def index_height_px(self) -> float:
+        """Height of a corner index in image pixels (0 for face-down cards): below ~8 px
+        no camera reads it, whatever ``readable`` says about occlusion."""
+        q = np.asarray(self.index_quads, np.float64)
+        return float(np.linalg.norm(q[:, 3] - q[:, 0], axis=1).mean()) if self.face_up else 0.0
+
     def box(self) -> tuple[float, float, float, float]:
         """Axis-aligned (x1, y1, x2, y2) of the outline (may exceed the image)."""
         return (float(self.corners[:, 0].min()), float(self.corners[:, 1].min()),
@@ -57,7 +64,8 @@ class CardLabel:
                 "index_quads": np.round(self.index_quads, 2).tolist(),
                 "index_visible": np.round(self.index_visible, 3).tolist(), "readable": self.readable,
                 "visible_fraction": round(float(self.visible_fraction), 3), "style": self.style,
-                "motion_blur_px": round(float(self.motion_blur_px), 2)}
+                "motion_blur_px": round(float(self.motion_blur_px), 2),
+                "index_height_px": round(self.index_height_px, 1)}
 
     @staticmethod
     def from_json(d: dict) -> "CardLabel":

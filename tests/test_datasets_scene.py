@@ -9,7 +9,7 @@ import pytest
 from sueca.datasets.camera import Camera
 from sueca.datasets.cards import render_card_back, render_card_face
 from sueca.datasets.layout import Placement
-from sueca.datasets.scene import READABLE_INDEX_FRACTION, render_scene
+from sueca.datasets.scene import READABLE_INDEX_FRACTION, CardLabel, render_scene
 from sueca.datasets.styles import STYLES, TEST_STYLES, TRAIN_STYLES, usable
 from sueca.vision.classes import CARD_CODES
 
@@ -72,6 +72,8 @@ def test_shapes_and_types():
         assert c.index_quads.shape == (2, 4, 2) and c.index_visible.shape == (2,)
         assert 0 <= c.visible_fraction <= 1
         assert not c.readable or (c.face_up and c.index_visible.max() >= READABLE_INDEX_FRACTION)
+        assert (c.index_height_px > 1) == c.face_up
+        assert CardLabel.from_json(c.to_json()).to_json() == c.to_json()
 
 
 def test_boxes_cover_the_rendered_cards():
