@@ -141,8 +141,11 @@ def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int 
         (out / "images" / sp).mkdir(parents=True, exist_ok=True)
         (out / "labels" / sp).mkdir(parents=True, exist_ok=True)
     names = class_names(task)
-    tasks = [(i, "val" if i % VAL_EVERY == VAL_EVERY - 1 else "train", seed, size, None, quality, task)
-             for i in range(images)]
+    def split(i):  # every 10th to val; a small set still gets one val image (ultralytics needs it)
+        last_small = 1 < images < VAL_EVERY and i == images - 1
+        return "val" if i % VAL_EVERY == VAL_EVERY - 1 or last_small else "train"
+
+    tasks = [(i, split(i), seed, size, None, quality, task) for i in range(images)]
     tasks += [(i, "test", seed, size, "test", quality, task) for i in range(test_images)]
     workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
     if workers > 1 and len(tasks) >= 2000:
