@@ -86,6 +86,11 @@ def test_play_appears_banner_shows_and_page_resyncs_after_restart(browser, tmp_p
         page.wait_for_selector("#conn.on", timeout=10000)
         assert page.inner_text(".seat.s2").startswith("Zé")
         assert "Nós" in page.inner_text("#cross")
+        assert page.text_content("#rules-short") == "Partida a 4 · regras habituais"
+        srv.app.state.referee.submit("rules", {"rules": {"renuncia": "claim", "pente": True}}, "referee")
+        page.wait_for_function("document.querySelector('#rules-short').textContent.includes('pente')")
+        assert page.text_content("#rules-short") == "Partida a 4 · renúncia reclamada · pente"
+        srv.app.state.referee.submit("rules", {"rules": {"renuncia": "auto", "pente": False}}, "referee")
 
         feed.on_event(TrumpSeen("5H", 3, 0.0, 0.95))
         page.wait_for_selector(".seat.s3 .chip", timeout=5000)  # the dealer marker

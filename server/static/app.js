@@ -119,6 +119,12 @@ function renderInfo(s) {
   $("#pts0").textContent = pts[0]; $("#pts1").textContent = pts[1];
   $("#trk0").textContent = trk[0]; $("#trk1").textContent = trk[1];
   $("#bar0").style.width = (pts[0] / 120 * 100) + "%"; $("#bar1").style.width = (pts[1] / 120 * 100) + "%";
+  // the variants that differ from rules.md's defaults, in one line; all of them when opened
+  const defaults = { capote: "all_tricks", tie: "nothing", first_lead: "right_of_dealer", renuncia: "auto",
+    forced_trump: false, pente: false, rolha: false, ten_for_seven: false };
+  const changed = Object.entries(s.rules || {}).filter(([k, v]) => k in defaults && defaults[k] !== v)
+    .map(([k, v]) => typeof v === "boolean" ? t("r_" + k) : `${t("r_" + k)} ${t("v_" + v)}`);
+  $("#rules-short").textContent = [t("target", { n: s.target })].concat(changed.length ? changed : [t("standard")]).join(" · ");
   $("#rules").innerHTML = Object.entries(s.rules || {}).map(([k, v]) =>
     `<li>${esc(t("r_" + k))}: <b>${esc(typeof v === "number" ? v : t("v_" + v))}</b></li>`).join("");
 }

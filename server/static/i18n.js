@@ -31,7 +31,7 @@ const TEXT = {
     r_forced_trump: "obrigação de trunfar", r_pente: "pente", r_rolha: "rolha", r_ten_for_seven: "10 em vez do 7",
     v_all_tricks: "todas as vazas", v_points_120: "120 pontos", v_nothing: "não conta", v_next_hand_bonus: "bónus na seguinte",
     v_right_of_dealer: "à direita de quem dá", v_cutter: "quem cortou", v_auto: "automática", v_claim: "reclamada",
-    v_true: "sim", v_false: "não", title_field: "Título", referee_name: "O seu nome (fica no registo)", log: "registo", view: "ver", fullscreen: "Ecrã inteiro",
+    v_true: "sim", v_false: "não", title_field: "Título", referee_name: "O seu nome (fica no registo)", log: "registo", view: "ver", fullscreen: "Ecrã inteiro", standard: "regras habituais",
   },
   en: {
     title: "Sueca", target: "Match to {n}", wins: "{team} won the match!", leading: "{team} ahead",
@@ -62,7 +62,7 @@ const TEXT = {
     r_forced_trump: "must trump", r_pente: "pente", r_rolha: "rolha", r_ten_for_seven: "10 instead of 7",
     v_all_tricks: "all tricks", v_points_120: "120 points", v_nothing: "does not count", v_next_hand_bonus: "bonus next hand",
     v_right_of_dealer: "right of dealer", v_cutter: "the cutter", v_auto: "automatic", v_claim: "claimed",
-    v_true: "yes", v_false: "no", title_field: "Title", referee_name: "Your name (logged)", log: "log", view: "view", fullscreen: "Full screen",
+    v_true: "yes", v_false: "no", title_field: "Title", referee_name: "Your name (logged)", log: "log", view: "view", fullscreen: "Full screen", standard: "standard rules",
   },
 };
 
