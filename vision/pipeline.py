@@ -161,6 +161,15 @@ class Pipeline:
         known = [p.card for p in self.record.hands[-1].plays] + \
                 [Card.parse(e.card) for e in self._pending if e.card]
         unknown = [e for e in self._pending if not e.card]
+        if len(known) >= 40:
+            # forty cards named: the unread "plays" were not cards (a ghost of one)
+            pending, self._pending, self._blocked = self._pending, [], False
+            log.warning("hand %d: %d unread play(s) dropped, the hand has its forty cards",
+                        len(self.record.hands) - 1, len(unknown))
+            for ev in pending:
+                if ev.card:
+                    self._add_or_hold(ev)
+            return True
         missing = set(self.rules.deck) - set(known)
         if len(unknown) != 1 or len(known) != 39 or len(missing) != 1:
             return False

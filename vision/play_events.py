@@ -193,6 +193,9 @@ class PlayDetector:
                 # an earlier card still unread holds this one back: if it was seen lying
                 # there whole, the next player has played on it; it is a play, uncertain
                 w_entered, w = waiting[0]
+                if self._rest_best.get(w.id) in self._hand_cards:
+                    waiting.pop(0)  # a played card's ghost (it reads as one), not a play
+                    continue
                 if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
                     break
                 waiting.pop(0)
