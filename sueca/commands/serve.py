@@ -5,17 +5,17 @@ from __future__ import annotations
 DEMO_PLAYERS = ("Ana", "Rui", "Inês", "Zé")
 
 
-def _common(p) -> None:
+def _common(p, data_default: str = "$SUECA_HOME or ~/.local/share/sueca") -> None:
     p.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: the café's network)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--data-dir", default=None,
-                   help="config + SQLite database folder (default $SUECA_HOME or ~/.local/share/sueca)")
+                   help=f"config + SQLite database folder (default {data_default})")
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("demo", help="o produto inteiro num jogo de demonstração / the whole product on a demo game",
                               description="Serve the dashboard while a demo table plays Sueca in a loop.")
-    _common(p)
+    _common(p, "a new temporary folder")
     p.add_argument("--interval", type=float, default=1.5,
                    help="simulated table: seconds between plays (default 1.5)")
     p.add_argument("--source", choices=("auto", "pipeline", "simulated"), default="auto",
