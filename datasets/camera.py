@@ -59,7 +59,7 @@ class Camera:
     def norm(self) -> float:
         return 0.5 * max(self.size)
 
-    @property
+    @functools.cached_property
     def zoom(self) -> float:
         """Barrel distortion pulls in content from outside the frame; zoom so the corners stay inside."""
         w, h = self.size
@@ -97,11 +97,23 @@ class Camera:
         u = (np.asarray(pts, np.float64).reshape(-1, 2) - c) / self.norm
         ru = np.hypot(u[:, 0], u[:, 1])
         r_lim, f_lim, slope = self._valid
-        lo, hi = np.zeros_like(ru), np.full_like(ru, r_lim)
-        for _ in range(48):
-            mid = (lo + hi) / 2
-            below = self._radial(mid) < ru
-            lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+        z, k1, k2 = self.zoom, self.k1, self.k2
+        # Newton on the steadily increasing part of the model (converges in a few steps) ...
+        r = np.clip(ru / z, 0, r_lim)
+        for _ in range(8):
+            f = z * r * (1 + k1 * r * r + k2 * r ** 4)
+            fp = z * (1 + 3 * k1 * r * r + 5 * k2 * r ** 4)
+            r = np.clip(r - (f - ru) / np.maximum(fp, 1e-6), 0, r_lim)
+        # ... and bisection for any point it left unsettled.
+        bad = (np.abs(self._radial(r) - ru) > 1e-9) & (ru <= f_lim)
+        if bad.any():
+            lo, hi = np.zeros(bad.sum()), np.full(bad.sum(), r_lim)
+            for _ in range(60):
+                mid = (lo + hi) / 2
+                below = self._radial(mid) < ru[bad]
+                lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+            r[bad] = (lo + hi) / 2
+        lo = hi = r
         rd = np.where(ru <= f_lim, (lo + hi) / 2, r_lim + (ru - f_lim) / slope)
         scale = np.where(ru > 1e-12, rd / np.maximum(ru, 1e-12), 1 / self.zoom)
         return u * scale[:, None] * self.norm + c

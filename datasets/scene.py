@@ -237,13 +237,16 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
     if options.get("photometric", True):
         image = photometric(image, rng)
 
+    # All label points through the lens in one go.
+    lin = [np.vstack([_apply(M, corners_sprite)] + ([_apply(M, q) for q in quads] if quads is not None else []))
+           for _, _, _, M, corners_sprite, quads, _, _ in records]
+    dist = np.split(cam.distort(np.vstack(lin)), np.cumsum([len(x) for x in lin])[:-1]) if lin else []
     cards = []
-    for oid, item, st, M, corners_sprite, quads, proj_h, fill in records:
-        lin = _apply(M, corners_sprite)
-        corners = cam.distort(lin).astype(np.float32)
+    for (oid, item, st, M, corners_sprite, quads, proj_h, fill), pts in zip(records, dist):
+        corners = pts[:4].astype(np.float32)
         vis = min(1.0, _poly_visible(idmap, corners, oid) / max(fill, 0.5))
         if item.face_up and quads is not None:
-            iq = np.stack([cam.distort(_apply(M, q)) for q in quads]).astype(np.float32)
+            iq = pts[4:].reshape(2, 4, 2).astype(np.float32)
             iv = np.array([_poly_visible(idmap, q, oid) for q in iq], np.float32)
             index_h = proj_h * float(np.linalg.norm(quads[0][3] - quads[0][0])) / M_h(corners_sprite)
             sharp = item.blur_px < 0.5 * index_h
