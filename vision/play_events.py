@@ -280,7 +280,7 @@ class PlayDetector:
             if math.hypot(o.cx - last.cx, o.cy - last.cy) > tol:
                 break
             start, count = o.t, count + 1
-        if count < cfg.min_rest_obs or t - start < cfg.rest_s:
+        if count < cfg.min_rest_obs or t - start < cfg.rest_s - 1e-6:
             return None
         full = cfg.full_view * self._card_area(tr)
         recent = tr.history[-cfg.min_rest_obs:]
