@@ -283,6 +283,10 @@ def _render_back(style_name: str, height_px: int) -> np.ndarray:
         v = ((xx / p) % 1 < 0.2) | ((yy / p) % 1 < 0.2) | (np.hypot((xx / p) % 1 - 0.6, (yy / p) % 1 - 0.6) < 0.22)
     elif st.back_pattern == "stripes":
         v = ((xx + 2 * yy) / p) % 1 < 0.45
+    elif st.back_pattern == "rings":   # concentric rosette
+        v = (np.hypot(xx - iw / 2, (yy - ih / 2) * 0.8) / (p * 0.7)) % 1 < 0.4
+    elif st.back_pattern == "logo":    # solid colour, a pale oval emblem in the middle
+        v = (((xx - iw / 2) / (iw * 0.3)) ** 2 + ((yy - ih / 2) / (ih * 0.2)) ** 2 - 1) ** 2 < 0.02
     else:  # dots
         v = np.hypot((xx / p) % 1 - 0.5, (yy / p) % 1 - 0.5) < 0.3
     light = col * 0.45 + 255 * 0.55

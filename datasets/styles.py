@@ -74,7 +74,7 @@ STYLES: tuple[DeckStyle, ...] = (
     DeckStyle("portugues", fonts=("P052-Bold.otf", "DejaVuSerif-Bold.ttf"), letters="pt", stock=(232, 242, 247),
               back_pattern="lattice", back_colour=(30, 110, 40), court_palette=1, pip_variant=1),
     DeckStyle("jumbo", index_scale=0.165, fonts=("LiberationSans-Bold.ttf", "DejaVuSans-Bold.ttf"),
-              back_pattern="stripes", back_colour=(150, 60, 20), index_margin=0.03),
+              back_pattern="rings", back_colour=(150, 60, 20), index_margin=0.03),
     DeckStyle("four_colour", suit_colours=FOUR_COLOUR, fonts=("DejaVuSansCondensed-Bold.ttf",),
               back_pattern="dots", back_colour=(30, 30, 150), court_split="horizontal"),
     DeckStyle("bridge_serif", aspect=0.637, fonts=("C059-Bold.otf", "LiberationSerif-Bold.ttf", "DejaVuSerif-Bold.ttf"),
@@ -92,7 +92,7 @@ STYLES: tuple[DeckStyle, ...] = (
               index_scale=0.12, stock=(236, 242, 246), pip_variant=2, back_pattern="dots", back_colour=(30, 90, 30),
               court_palette=2),
     DeckStyle("helvetica_4c", fonts=("NimbusSans-Bold.otf", "FreeSansBold.ttf", "LiberationSans-Bold.ttf"),
-              suit_colours=FOUR_COLOUR_EU, index_scale=0.13, back_pattern="stripes", back_colour=(20, 20, 20)),
+              suit_colours=FOUR_COLOUR_EU, index_scale=0.13, back_pattern="logo", back_colour=(110, 40, 20)),
     # Real deck art (CC0), used only once fetched with 'sueca dataset fetch-deck'.
     DeckStyle("kennard", external="letele", aspect=366 / 512, stock=(255, 255, 255)),
     DeckStyle("kennard_cream", external="letele", aspect=366 / 512, stock=(222, 236, 246)),
