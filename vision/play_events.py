@@ -49,6 +49,7 @@ class PlayConfig:
     trump_rest_s: float = 0.8      # the turned trump lies still this long beside a seat
     new_hand_after: int = 30       # plays after which a new trump may end an uncounted hand
     new_hand_rest_s: float = 2.0   # ... when it has lain beside its seat this long
+    ghost_s: float = 1.0           # a card seen again after it was played, then unseen this long: forgotten
     overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
     hold_max_s: float = 6.0        # nor one that entered the play area this long ago
@@ -127,7 +128,8 @@ class PlayDetector:
         visible_trick = set()
         ready: list[tuple[tuple[float, float], TrackView]] = []
         waiting: list[tuple[float, TrackView]] = []
-        stranded: list[tuple[float, TrackView]] = []
+        stranded: list = []
+        ghosts: list[int] = []
         for tr in tracks:
             role = self._roles.get(tr.id)
             if role == "played":
@@ -155,6 +157,9 @@ class PlayDetector:
                 else:
                     continue
             if role == "ignored":
+                if not tr.visible and t - tr.last_t > self.config.ghost_s:
+                    ghosts.append(tr.id)  # an old card out of sight: let it go before it
+                    continue              # catches a new card landing where it was
                 if not tr.identity or tr.identity in self._hand_cards:
                     continue
                 del self._roles[tr.id]  # it reads as a card not yet played: a new card
@@ -171,6 +176,7 @@ class PlayDetector:
                 stranded.append(self._stray(tr))
                 if tr.visible and self.calibration.is_in_play_area(tr.center):
                     visible_trick.add(tr.id)
+        self.tracker.drop(ghosts)
         live = {x.track_id for x in stranded}
         stranded += [x for x in self._strays if x.track_id not in live and x.card not in self._hand_cards]
         swept = self._check_sweep(t, visible_trick, len(stranded))
@@ -402,7 +408,7 @@ class PlayDetector:
 
     def _sweep_done(self) -> None:
         # swept cards are gone: no old track may catch the next cards
-        self.tracker.drop([tid for tid, role in self._roles.items() if role == "played"])
+        self.tracker.drop([tid for tid, role in self._roles.items() if role in ("played", "ignored")])
         self._close_trick()
 
     def _close_trick(self) -> None:
