@@ -58,3 +58,39 @@ def test_run_no_server_writes_the_record(tmp_path, monkeypatch, capsys):
 def test_run_rejects_half_of_dealer_and_trump(capsys):
     assert main(["run", "--source", "x", "--dealer", "1", "--no-server"]) == 2
     assert "--dealer and --trump" in capsys.readouterr().err
+
+
+def test_run_with_server_feeds_the_dashboard(tmp_path, monkeypatch):
+    import threading
+
+    from sueca.server.feed import LiveFeed
+    from sueca.server.service import Referee
+    from sueca.server.store import Store
+
+    rng = random.Random(7)
+    rules = Rules()
+    sim = simulate(MatchRecord(rules, (random_hand(rng, rules, 1),)), rng)
+    frames = []
+    src = tmp_path / "frames"
+    src.mkdir()
+    for i, t, cards in sim.frames():
+        frames.append(cards)
+        img = np.full((48, 64, 3), 90, np.uint8)
+        img[0, 0] = (i % 250 + 1, i // 250 + 1, 7)
+        cv2.imwrite(str(src / f"f{i:05d}.png"), img)
+    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 7))
+    feeds = []
+
+    def fake_serve(data_dir, host, port, source=None, **kw):
+        feed = LiveFeed(Referee(Store(":memory:")))
+        feeds.append(feed)
+        source(feed, threading.Event())   # what the server's worker thread does
+        return 0
+
+    monkeypatch.setattr("sueca.server.runner.serve", fake_serve)
+    cal = tmp_path / "cal.json"
+    sim.calibration.save(cal)
+    assert main(["run", "--source", str(src), "--calibration", str(cal), "--quiet"]) == 0
+    served = feeds[0].referee.view().match.record.to_json()["hands"][0]["plays"]
+    assert [p["card"] for p in served] == [p.card for p in sim.truth[0].plays]
+    assert feeds[0].frame() is not None       # the dashboard's camera view got pictures
