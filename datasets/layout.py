@@ -160,7 +160,9 @@ def plan_layout(rng, cam, unit: float, style: str, deck_styles, layout=None, dis
                 target = p + _unit(sdir) * unit * rng.uniform(0.2, 0.55)
                 over.append(_hand(rng, unit, target, sdir + rng.normal(0, 15), pose="pinch"))
             elif face_up and rng.random() < 0.7:
+                # Each hand goes for its own card: three hands on one card look staged.
                 c = face_up[rng.integers(len(face_up))]
+                face_up = [f for f in face_up if np.hypot(f.x - c.x, f.y - c.y) > 1.5 * unit]
                 target = np.array([c.x, c.y]) + rng.normal(0, unit * 0.4, 2)
                 out = np.degrees(np.arctan2(*(target - centre)[::-1])) if np.linalg.norm(target - centre) > 1 else \
                     rng.uniform(0, 360)

@@ -93,15 +93,14 @@ def _table(rng, cam: Camera, unit: float) -> np.ndarray:
     w, h = cam.size
     kind = KINDS[rng.integers(len(KINDS))]
     tex = table_texture(kind, int(rng.integers(VARIANTS)))
-    # Texture pixel -> plane: a random rotation and a scale tied to the card size, but never so
-    # small that the texture must repeat across the view (mirrored repeats look unreal).
+    # Texture pixel -> plane: a random rotation and a scale tied to the card size (textures tile
+    # seamlessly, so a small scale just repeats them).
     corners = cam.unproject(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
-    extent = float(np.linalg.norm(corners.max(0) - corners.min(0)))
-    scale = max(unit / rng.uniform(70, 200), extent / (tex.shape[0] * 0.95))
+    scale = unit / rng.uniform(60, 200)
     mid = corners.mean(0)
     A = _similarity(mid[0], mid[1], rng.uniform(0, 360), scale)
     A = A @ np.array([[1, 0, -tex.shape[1] / 2], [0, 1, -tex.shape[0] / 2], [0, 0, 1.0]])
-    img = cv2.warpPerspective(tex, cam.H @ A, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    img = cv2.warpPerspective(tex, cam.H @ A, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_WRAP)
     tint = rng.uniform(0.85, 1.15, 3)
     return cv2.multiply(img, (float(tint[0]), float(tint[1]), float(tint[2]), 0.0)), kind
 

@@ -20,11 +20,26 @@ KINDS = ("wood", "formica", "felt", "cloth_check", "cloth_stripes", "marble", "p
 VARIANTS = 6
 
 
+def _divisor(n: int, want: float) -> int:
+    """The divisor of ``n`` closest to ``want`` (at least 2)."""
+    divs = [d for d in range(2, n + 1) if n % d == 0]
+    return min(divs, key=lambda d: abs(np.log(d / max(want, 1.0))))
+
+
+def _periodic(small: np.ndarray, n: int) -> np.ndarray:
+    """Cubic upsampling of a (gh, gw) grid to (n, n) that tiles seamlessly (the grid wraps)."""
+    gh, gw = small.shape
+    fy, fx = n // gh, n // gw
+    pad = np.pad(small, 3, mode="wrap")
+    big = cv2.resize(pad, ((gw + 6) * fx, (gh + 6) * fy), interpolation=cv2.INTER_CUBIC)
+    return big[3 * fy:3 * fy + n, 3 * fx:3 * fx + n]
+
+
 def _noise(rng: np.random.Generator, size: int, scale: int) -> np.ndarray:
-    """Smooth value noise in [0, 1]: random grid upsampled with a cubic filter."""
-    g = max(2, size // scale)
+    """Smooth, seamlessly tiling value noise in [0, 1]: a random grid upsampled with a cubic filter."""
+    g = _divisor(size, size / scale)
     small = rng.random((g, g), dtype=np.float32)
-    return cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+    return _periodic(small, size).clip(0, 1)
 
 
 def _fractal(rng, size, scales=(192, 64, 16, 4)) -> np.ndarray:
@@ -53,17 +68,17 @@ def table_texture(kind: str, variant: int) -> np.ndarray:
     if kind == "wood":
         # Planks run along y; the grain follows them: long streaks and slowly wandering rings.
         def streaks(cols, rows):
-            small = rng.random((rows, cols), dtype=np.float32)
-            return cv2.resize(small, (n, n), interpolation=cv2.INTER_CUBIC)
+            small = rng.random((_divisor(n, rows), _divisor(n, cols)), dtype=np.float32)
+            return _periodic(small, n)
 
-        pw = int(rng.integers(90, 240))
+        pw = n // int(rng.integers(3, 9))   # whole planks per tile: the seam is a joint
         v = np.zeros((n, n), np.float32)
-        x0 = -int(rng.integers(0, pw))
+        x0 = 0
         joints = []
         while x0 < n:
             x1 = min(n, x0 + pw)
             sl = slice(max(x0, 0), x1)
-            wander = streaks(4, 6)[:, sl] * 30 + yy[:, sl] * rng.uniform(-0.05, 0.05)
+            wander = streaks(4, 6)[:, sl] * 30
             freq = rng.uniform(0.15, 0.45)
             rings = 0.5 + 0.5 * np.sin((xx[:, sl] - x0 + wander) * freq)
             v[:, sl] = rings ** 2 * 0.35 + rng.uniform(-0.12, 0.12)
@@ -86,17 +101,18 @@ def table_texture(kind: str, variant: int) -> np.ndarray:
         v = _noise(rng, n, 1) * 0.5 + _fractal(rng, n, (64, 16)) * 0.5
         img = _colourise(v, np.asarray(base) * 0.75, np.asarray(base) * 1.25)
     elif kind == "cloth_check":
-        p = int(rng.integers(24, 70))
+        p = int(rng.choice([16, 24, 32, 48, 64]))   # divides SIZE: tiles seamlessly
         a = ((xx // p) % 2) + ((yy // p) % 2)
         cols = [((230, 230, 235), (60, 60, 200)), ((235, 235, 235), (150, 80, 40)), ((220, 235, 240), (40, 120, 40)),
                 ((230, 230, 230), (30, 30, 150)), ((200, 220, 230), (120, 60, 120)), ((235, 240, 240), (40, 40, 40))][variant]
         c0, c1 = np.asarray(cols[0], np.float32), np.asarray(cols[1], np.float32)
         img = (c0 + (c1 - c0) * (a[..., None] / 2.0))
-        weave = (np.sin(xx * 2.2) * np.sin(yy * 2.2))[..., None] * 8
+        k = 2 * np.pi * 269 / n   # about 2.2 rad/px, a whole number of threads per tile
+        weave = (np.sin(xx * k) * np.sin(yy * k))[..., None] * 8
         img = (img + weave).clip(0, 255).astype(np.uint8)
     elif kind == "cloth_stripes":
-        p = int(rng.integers(30, 90))
-        s = ((xx + yy * rng.uniform(-0.2, 0.2)) % p) < p * rng.uniform(0.2, 0.5)
+        p = int(rng.choice([24, 32, 48, 64, 96]))
+        s = (xx % p) < p * rng.uniform(0.2, 0.5)
         base = np.asarray([(230, 235, 235), (200, 220, 240), (230, 225, 210)][variant % 3], np.float32)
         stripe = np.asarray([(50, 50, 180), (160, 90, 40), (40, 140, 60), (30, 150, 220)][variant % 4], np.float32)
         img = np.where(s[..., None], stripe, base) + (_noise(rng, n, 1)[..., None] - 0.5) * 12
@@ -105,9 +121,11 @@ def table_texture(kind: str, variant: int) -> np.ndarray:
         # Soft clouded ground plus thin, branching dark veins along turbulent level lines.
         t = _fractal(rng, n, (256, 96, 32, 8))
         ground = _fractal(rng, n, (384, 128, 48))
-        phase = (xx * rng.uniform(0.004, 0.01) + yy * rng.uniform(0.002, 0.008) + t * rng.uniform(4, 7)) * np.pi
+        # Whole periods of the linear drift across the tile keep it seamless.
+        phase = (xx * 2 * int(rng.integers(1, 4)) / n + yy * 2 * int(rng.integers(0, 3)) / n
+                 + t * rng.uniform(4, 7)) * np.pi
         veins = np.exp(-np.abs(np.sin(phase)) * rng.uniform(18, 40))
-        fine = np.exp(-np.abs(np.sin(phase * 2.7 + 3 * _fractal(rng, n, (64, 16)))) * 60) * 0.5
+        fine = np.exp(-np.abs(np.sin(phase * 3 + 3 * _fractal(rng, n, (64, 16)))) * 60) * 0.5
         v = (0.75 + 0.25 * ground) * (1 - 0.55 * veins - 0.3 * fine)
         base = [((150, 150, 155), (248, 248, 250)), ((30, 30, 35), (110, 110, 115)),
                 ((150, 175, 195), (228, 238, 246)), ((90, 115, 85), (200, 215, 200))][variant % 4]
