@@ -111,9 +111,16 @@ def _card_sprite(p: Placement, rng, proj_h: float):
         img, quads = face_mip(p.code, p.style, level)
     else:
         img, quads = back_mip(p.style, level), None
-    if p.glare > 0 or p.blur_px > 0:
+    bend = rng.random() < 0.4
+    if p.glare > 0 or p.blur_px > 0 or bend:
         img = img.copy()
     sh, sw = img.shape[:2]
+    if bend:  # a card is rarely flat: its curl shades one side a little
+        a = rng.uniform(0, 2 * np.pi)
+        ramp = (np.cos(a) * np.linspace(-1, 1, sw, dtype=np.float32)[None, :]
+                + np.sin(a) * np.linspace(-1, 1, sh, dtype=np.float32)[:, None])
+        shade = 1.0 + rng.uniform(0.04, 0.14) * ramp
+        img[..., :3] = np.clip(img[..., :3] * shade[..., None], 0, 255).astype(np.uint8)
     if p.glare > 0:  # a soft specular spot on glossy stock
         yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
         gx, gy = rng.uniform(0, sw), rng.uniform(0, sh)
