@@ -92,7 +92,7 @@ def prewarm(styles=None) -> None:
     """Fill this process's card and texture caches (forked workers inherit them)."""
     from .cards import MIP_HEIGHTS, back_mip, face_mip
     from .styles import resolve_styles
-    from .textures import KINDS, VARIANTS, table_texture
+    from .textures import VARIANTS, floor_kinds, table_kinds, table_texture
     from ..vision.classes import CARD_CODES
 
     for st in resolve_styles(styles):
@@ -100,7 +100,7 @@ def prewarm(styles=None) -> None:
             back_mip(st.name, level)
             for code in CARD_CODES:
                 face_mip(code, st.name, level)
-    for kind in KINDS:
+    for kind in sorted(set(table_kinds() + floor_kinds())):
         for v in range(VARIANTS):
             table_texture(kind, v)
     from .layout import HAND_VARIANTS, pooled_hand

@@ -24,7 +24,7 @@ from .camera import Camera, darken, photometric, random_camera, warp_roi, warp_s
 from .cards import back_mip, face_mip, pick_level
 from .layout import Placement, plan_layout
 from .styles import get_style, resolve_styles
-from .textures import KINDS, VARIANTS, table_texture
+from .textures import VARIANTS, floor_kinds, table_kinds, table_texture
 
 READABLE_INDEX_FRACTION = 0.8
 
@@ -89,9 +89,10 @@ def _similarity(cx, cy, angle_deg, scale) -> np.ndarray:
     return np.array([[c, -s, cx], [s, c, cy], [0, 0, 1.0]])
 
 
-def _table(rng, cam: Camera, unit: float) -> np.ndarray:
+def _table(rng, cam: Camera, unit: float, floor: bool = False) -> np.ndarray:
     w, h = cam.size
-    kind = KINDS[rng.integers(len(KINDS))]
+    kinds = floor_kinds() if floor else table_kinds()
+    kind = kinds[rng.integers(len(kinds))]
     tex = table_texture(kind, int(rng.integers(VARIANTS)))
     # Texture pixel -> plane: a random rotation and a scale tied to the card size (textures tile
     # seamlessly, so a small scale just repeats them).
@@ -293,7 +294,7 @@ def _table_edge(rng, cam: Camera, unit: float, image: np.ndarray, cards: np.ndar
     """Cut the table to a round or rectangular top holding ``cards`` (plane points);
     outside it a darker, defocused floor."""
     w, h = cam.size
-    floor, _ = _table(rng, cam, unit * 2)
+    floor, _ = _table(rng, cam, unit * 2, floor=True)
     floor = cv2.GaussianBlur(floor, (0, 0), 2.5)
     floor = cv2.multiply(floor, (float(rng.uniform(0.3, 0.65)),) * 3 + (0.0,))
     centre = cards.mean(0) + rng.normal(0, unit * 0.5, 2)

