@@ -200,6 +200,17 @@ def restyle_external(img: np.ndarray, quads: np.ndarray, rank: str, suit: str, s
     if style.rank_text(rank) != rank:
         for k, q in enumerate(quads):
             _reletter(img, q, style.rank_text(rank), target, style, flip=k == 1)
+    if style.art_hue and rank in "JQK":   # another printer's court colours: turn the figure's non-red hues
+        h, w = img.shape[:2]
+        x0 = int(np.ceil(quads[0][:, 0].max())) + 2
+        y0, y1 = int(0.06 * h), int(0.94 * h)
+        fig = np.ascontiguousarray(img[y0:y1, x0:w - x0, :3])
+        hsv = cv2.cvtColor(fig, cv2.COLOR_BGR2HSV)
+        # Red stays red (suit signs and robes alike): a red pip must never turn another colour.
+        red = (hsv[..., 0] < 12) | (hsv[..., 0] > 168)
+        sat = (hsv[..., 1] > 60) & ~red
+        hsv[..., 0] = np.where(sat, (hsv[..., 0].astype(int) + style.art_hue // 2) % 180, hsv[..., 0]).astype(np.uint8)
+        img[y0:y1, x0:w - x0, :3] = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
     return img
 
 

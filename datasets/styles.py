@@ -58,6 +58,7 @@ class DeckStyle:
     index_suit_scale: float = 0.75    # suit glyph width / rank glyph height
     condensed: float = 1.0            # horizontal squeeze of the rank glyph
     external: str | None = None       # a fetched real deck ("letele", see svgdeck.py); stock tints it
+    art_hue: int = 0                  # real decks: hue turn (degrees) of the court figures' colours
 
     def rank_text(self, rank: str) -> str:
         return LETTERS[self.letters].get(rank, rank)
@@ -99,6 +100,9 @@ STYLES: tuple[DeckStyle, ...] = (
     DeckStyle("kennard_pt", external="letele", aspect=366 / 512, letters="pt", stock=(232, 240, 246),
               fonts=("C059-Bold.otf", "DejaVuSerif-Bold.ttf"), suit_colours={"S": BLACK, "H": RED, "D": RED, "C": BLACK}),
     DeckStyle("kennard_4c", external="letele", aspect=366 / 512, suit_colours=FOUR_COLOUR),
+    DeckStyle("kennard_violet_courts", external="letele", aspect=366 / 512, art_hue=40, stock=(238, 244, 248)),
+    DeckStyle("kennard_pt_warm", external="letele", aspect=366 / 512, art_hue=-30, letters="pt",
+              fonts=("DejaVuSerif-Bold.ttf",), stock=(225, 238, 246)),
     # Held out: only for the test split.
     DeckStyle("test_pt_serif", fonts=("DejaVuSerifCondensed-Bold.ttf", "DejaVuSerif-Bold.ttf"), letters="pt",
               suit_colours=FOUR_COLOUR_EU, stock=(215, 232, 240), index_scale=0.12, pip_variant=3,
