@@ -125,7 +125,7 @@ def _render(task):
 
 def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int | tuple = 640,
                   test_images: int = 0, workers: int | None = None, progress: bool = True,
-                  quality: int = 92, task: str = "card") -> dict:
+                  quality: int = 92, task: str = "card", overwrite: bool = False) -> dict:
     """Render ``images`` training/val scenes (+ ``test_images`` in held-out styles) into ``out``.
 
     Returns a summary dict (counts, data.yaml path).
@@ -136,6 +136,14 @@ def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int 
         size = (size, size)
     size = (int(size[0]), int(size[1]))
     out = Path(out)
+    if (out / "annotations.jsonl").exists() or (out / "images").exists():
+        if not overwrite:
+            raise FileExistsError(f"{out}: already holds a dataset; use overwrite=True (--overwrite) to replace it")
+        # Stale images, labels or ultralytics' label caches would mix with the new set.
+        import shutil
+
+        for sub in ("images", "labels"):
+            shutil.rmtree(out / sub, ignore_errors=True)
     splits = ["train", "val"] + (["test"] if test_images else [])
     for sp in splits:
         (out / "images" / sp).mkdir(parents=True, exist_ok=True)

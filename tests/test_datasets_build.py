@@ -109,3 +109,13 @@ def test_label_tasks_by_card_code(tmp_path):
                                np.zeros((2, 4, 2), np.float32), np.ones(2, np.float32), True, 1.0)], (100, 100),
                     "card52")
     assert rows[0].split()[0] == str(CARD_CLASS["QS"])
+
+
+def test_existing_dataset_needs_overwrite(tmp_path, capsys):
+    out = _build(tmp_path, "a", "--workers", "1")
+    (out / "labels" / "train.cache").write_text("stale")
+    assert main(["dataset", "build", "--out", str(out), "--images", "3", "--quiet", "--workers", "1"]) == 2
+    assert "--overwrite" in capsys.readouterr().err
+    assert main(["dataset", "build", "--out", str(out), "--images", "3", "--quiet", "--workers", "1",
+                 "--overwrite"]) == 0
+    assert len(list((out / "images").rglob("*.jpg"))) == 3 and not (out / "labels" / "train.cache").exists()

@@ -39,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--labels", choices=("card", "card52", "index"), default="card",
                    help="label files: card = locator, class 0 (default); card52 = readable cards by card code; "
                         "index = readable corner indices by card code")
+    b.add_argument("--overwrite", action="store_true", help="replace a dataset already in --out")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=_build)
 
@@ -78,8 +79,13 @@ def _build(args: argparse.Namespace) -> int:
     if args.images < 1:
         print(f"sueca dataset build: --images must be >= 1, got {args.images}", file=sys.stderr)
         return 2
-    summary = build_dataset(args.out, args.images, seed=args.seed, size=args.size, test_images=args.test_images,
-                            workers=args.workers, progress=not args.quiet, task=args.labels)
+    try:
+        summary = build_dataset(args.out, args.images, seed=args.seed, size=args.size, test_images=args.test_images,
+                                workers=args.workers, progress=not args.quiet, task=args.labels,
+                                overwrite=args.overwrite)
+    except FileExistsError as e:
+        print(f"sueca dataset build: {e}", file=sys.stderr)
+        return 2
     print(json.dumps(summary))
     return 0
 
