@@ -231,6 +231,14 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
         else:
             kind, sprite, x, y, angle, shade = item[:6]
             scale = item[6] if len(item) > 6 else 1.0
+            if kind == "hand" and rng.random() < 0.3:   # hands move: smear along a random direction
+                k = int(rng.integers(2, 8)) * 2 + 1
+                ker = np.zeros((k, k), np.float32)
+                a = rng.uniform(0, np.pi)
+                c = k // 2
+                cv2.line(ker, (int(c - np.cos(a) * c), int(c - np.sin(a) * c)),
+                         (int(c + np.cos(a) * c), int(c + np.sin(a) * c)), 1.0, 1)
+                sprite = cv2.filter2D(sprite, -1, ker / ker.sum(), borderType=cv2.BORDER_CONSTANT)
             shadow = (shadow_off[0] * 8, shadow_off[1] * 8, rng.uniform(0.2, 0.4)) if shade else None
             warp_sprite(image, sprite, cam.H @ _similarity(x, y, angle, scale) @ _centre(sprite), idmap, oid,
                         shadow=shadow if options.get("shadows", True) else None)
