@@ -50,6 +50,7 @@ class PlayConfig:
     new_hand_after: int = 30       # plays after which a new trump may end an uncounted hand
     new_hand_rest_s: float = 2.0   # ... when it has lain beside its seat this long
     ghost_s: float = 1.0           # a card seen again after it was played, then unseen this long: forgotten
+    suggest_conf: float = 0.8      # an unsettled reading this strong goes with an uncertain play
     overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
     hold_max_s: float = 6.0        # nor one that entered the play area this long ago
@@ -170,8 +171,8 @@ class PlayDetector:
                 continue
             if state is not None:
                 waiting.append((state[1], tr))
-            best = self._rest_best.get(tr.id)
-            if best and best not in self._hand_cards and self._roles.get(tr.id) is None:
+            best = self._rest_best.get(tr.id, "")
+            if tr.id in self._first_rest and best not in self._hand_cards and self._roles.get(tr.id) is None:
                 # seen lying in the trick, not yet a play: if the trick is swept it goes too
                 stranded.append(self._stray(tr))
                 if tr.visible and self.calibration.is_in_play_area(tr.center):
@@ -233,15 +234,21 @@ class PlayDetector:
         if dropped in self._rest_best:
             self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
 
+    def _suggestible(self, tr: TrackView) -> bool:
+        # one confident misread is the commonest recognizer fault: a suggestion
+        # needs two readings and a clear lead
+        return bool(tr.best) and tr.best_reads >= 2 and tr.identity_confidence >= self.config.suggest_conf
+
     def _stray(self, tr: TrackView) -> "_Stray":
-        return _Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best[tr.id],
+        return _Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best.get(tr.id, ""),
                       self._seat(tr, None), round(tr.identity_confidence, 4), tr.id)
 
     def _play_stray(self, x: "_Stray", frame_index: int, image) -> PlayEvent:
         self._roles[x.track_id] = "played"
         self._trick.append(_OnTable(x.card, x.track_id, (math.nan, math.nan), x.rest_t, uncertain=True,
                                     play_t=x.rest_t))
-        self._hand_cards.add(x.card)
+        if x.card:
+            self._hand_cards.add(x.card)
         self._plays_in_hand += 1
         return PlayEvent(card=x.card, seat=x.seat, t=x.rest_t, confidence=x.confidence, uncertain=True,
                          frame_index=frame_index, snapshot_jpeg=self._snapshot(image))
@@ -250,7 +257,7 @@ class PlayDetector:
         # a track that jumped since it lay here is a card on the move (or another
         # card): where and when it rested before no longer applies
         if self._first_rest.get(tr.id, math.inf) < tr.moved_t:
-            if tr.id in self._rest_best and self._roles.get(tr.id) is None:
+            if self._roles.get(tr.id) is None and self._rest_best.get(tr.id, "") not in self._hand_cards:
                 # it lay in the trick unread and left (swept with it?): remember it
                 self._strays.append(self._stray(tr))
             self._first_rest.pop(tr.id, None)
@@ -328,7 +335,8 @@ class PlayDetector:
         if in_play:
             self._first_rest.setdefault(tr.id, rest_t)
             if tr.best:
-                self._rest_best[tr.id] = tr.best
+                if self._suggestible(tr):
+                    self._rest_best[tr.id] = tr.best
         if not in_play:
             trump = self._maybe_trump(tr, t, rest_t)
             if trump is not None:
@@ -354,7 +362,9 @@ class PlayDetector:
             # The next lead while the last trick still lies there: close it first.
             events.append(TrickCleared(rest_t, self.trick_cards))
             self._close_trick()
-        card = ident or card or tr.best
+        if not ident and card is None and self._suggestible(tr):
+            card = tr.best  # a suggestion for the referee, marked uncertain; weak ones are not given
+        card = ident or card or ""
         seat = self._seat(tr, turn)
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True

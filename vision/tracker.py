@@ -89,6 +89,7 @@ class TrackView:
     history: tuple[Observation, ...]
     moved_t: float = 0.0   # when it last jumped (carried, or its track moved to another card)
     origin: tuple[float, float] | None = None  # where its current journey started
+    best_reads: int = 0    # readings of ``best`` since it last jumped
 
     @property
     def diag(self) -> float:
@@ -351,7 +352,7 @@ class CardTracker:
             first_center=tr.first_center, first_t=tr.first_t, last_t=tr.last_t, hits=tr.hits,
             confirmed=tr.confirmed, visible=tr.seen_now, identity=settled, best=best,
             identity_confidence=conf, reads=sum(tr.counts.values()), history=tuple(tr.history),
-            moved_t=tr.moved_t, origin=tr.origin,
+            moved_t=tr.moved_t, origin=tr.origin, best_reads=tr.seg_counts.get(best, 0),
         )
 
 
