@@ -15,70 +15,16 @@ never silently re-seated. An identity that never settles gives a play marked
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Protocol
 
 import numpy as np
 
 from .detections import UNREADABLE, CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
-from .play_seat import polygon_area, seat_of_play, seat_only, snapshot_jpeg
-from .tracker import CardTracker, TrackerConfig, TrackView
+from .play_parts import (OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_of_play,
+                         seat_only, snapshot_jpeg)
+from .tracker import CardTracker, TrackView
 
-
-class TableGeometry(Protocol):
-    """What the play detector needs from a calibration (``sueca.vision.geometry.Calibration``)."""
-
-    def seat_of(self, point) -> tuple[int, float]: ...
-
-    def is_in_play_area(self, point) -> bool: ...
-
-
-@dataclass(frozen=True)
-class PlayConfig:
-    """Tuning of :class:`PlayDetector`; times in seconds, distances in card diagonals."""
-
-    rest_s: float = 0.1            # a card still this long has come to rest
-    rest_tol: float = 0.08         # how much a resting card's centre may wander (jitter)
-    min_rest_obs: int = 2          # detections inside the rest window
-    full_view: float = 0.75        # box area vs. a whole card's: below it the view is partial
-    uncertain_after_s: float = 2.0  # visible at rest this long without a settled identity
-    uncertain_min_obs: int = 15    # ... and seen at rest in this many frames: uncertain play
-    clear_s: float = 0.8           # the four cards of a trick gone this long: swept
-    clear_partial_s: float = 2.5   # a trick short of a card (one missed) gone this long: swept
-    trump_rest_s: float = 0.8      # the turned trump lies still this long beside a seat
-    new_hand_after: int = 30       # plays after which a new trump may end an uncounted hand
-    new_hand_rest_s: float = 2.0   # ... when it has lain beside its seat this long
-    ghost_s: float = 1.0           # a card seen again after it was played, then unseen this long: forgotten
-    suggest_conf: float = 0.8      # an unsettled reading this strong goes with an uncertain play
-    overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
-    hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
-    hold_max_s: float = 6.0        # nor one that entered the play area this long ago
-    seat_band_deg: float = 70.0    # evidence this close to the expected seat's angle is that seat
-    snapshot_width: int = 320      # evidence JPEG width in pixels (0: no snapshots)
-    tracker: TrackerConfig = field(default_factory=TrackerConfig)
-
-
-@dataclass(frozen=True)
-class _Stray:
-    """A card seen lying in the trick, never read well enough, then gone from view."""
-
-    entered: float
-    rest_t: float
-    card: str
-    seat: int | None
-    confidence: float
-    track_id: int
-
-
-@dataclass
-class _OnTable:
-    card: str
-    track_id: int
-    center: tuple[float, float]
-    last_seen: float
-    uncertain: bool = False
-    play_t: float = 0.0
+__all__ = ["PlayConfig", "PlayDetector", "TableGeometry"]
 
 
 class PlayDetector:
@@ -95,23 +41,23 @@ class PlayDetector:
         self.config = config or PlayConfig()
         self.tracker = CardTracker(self.config.tracker)
         self._roles: dict[int, str] = {}         # track id -> "played" | "trump" | "ignored"
-        self._trick: list[_OnTable] = []
+        self._trick: list[OnTable] = []
         self._hand_cards: set[str] = set()
         self._plays_in_hand = 0
-        self._trump: _OnTable | None = None
+        self._trump: OnTable | None = None
         self._trump_played = False
         self._gone_since: float | None = None
         self._entered: dict[int, float] = {}     # track id -> first time seen in the play area
         self._first_rest: dict[int, float] = {}  # track id -> when it was first seen at rest
         self._rest_best: dict[int, str] = {}     # track id -> best reading while at rest there
-        self._strays: list[_Stray] = []          # unread cards of this trick that left view
+        self._strays: list[Stray] = []          # unread cards of this trick that left view
         self._areas: list[float] = []
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
     def set_trump(self, card: str, seat: int) -> None:
         """The dashboard or a CLI flag set this hand's trump card and dealer."""
-        self._trump = _OnTable(card, -1, (math.nan, math.nan), -1.0)
+        self._trump = OnTable(card, -1, (math.nan, math.nan), -1.0)
 
     @property
     def trick_cards(self) -> tuple[str, ...]:
@@ -239,13 +185,13 @@ class PlayDetector:
         # needs two readings and a clear lead
         return bool(tr.best) and tr.best_reads >= 2 and tr.identity_confidence >= self.config.suggest_conf
 
-    def _stray(self, tr: TrackView) -> "_Stray":
-        return _Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best.get(tr.id, ""),
+    def _stray(self, tr: TrackView) -> "Stray":
+        return Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best.get(tr.id, ""),
                       self._seat(tr, None), round(tr.identity_confidence, 4), tr.id)
 
-    def _play_stray(self, x: "_Stray", frame_index: int, image) -> PlayEvent:
+    def _play_stray(self, x: "Stray", frame_index: int, image) -> PlayEvent:
         self._roles[x.track_id] = "played"
-        self._trick.append(_OnTable(x.card, x.track_id, (math.nan, math.nan), x.rest_t, uncertain=True,
+        self._trick.append(OnTable(x.card, x.track_id, (math.nan, math.nan), x.rest_t, uncertain=True,
                                     play_t=x.rest_t))
         if x.card:
             self._hand_cards.add(x.card)
@@ -369,7 +315,7 @@ class PlayDetector:
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True
         self._roles[tr.id] = "played"
-        self._trick.append(_OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t))
+        self._trick.append(OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t))
         if card:
             self._hand_cards.add(card)
         self._plays_in_hand += 1
@@ -394,7 +340,7 @@ class PlayDetector:
         elif tr.identity in self._hand_cards:
             return None
         seat = seat_only(self.calibration.seat_of(tr.center))
-        self._trump = _OnTable(tr.identity, tr.id, tr.center, t)
+        self._trump = OnTable(tr.identity, tr.id, tr.center, t)
         self._roles[tr.id] = "trump"
         return TrumpSeen(card=tr.identity, seat=int(seat), t=rest_t,
                          confidence=round(tr.identity_confidence, 4))

@@ -1,0 +1,122 @@
+"""Parts of the play detector: its settings, its table memory, whose card it is,
+evidence snapshots.
+
+>>> from sueca.vision.geometry import Calibration
+>>> cal = Calibration.propose(1280, 960)          # seat 0 bottom, 1 right, 2 top, 3 left
+>>> seat_of_play(cal, (640, 900), (640, 600), turn=0)
+0
+>>> seat_of_play(cal, (640, 60), (640, 400), turn=0)   # came from the top: seat 2, reported
+2
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from .tracker import TrackerConfig
+
+
+class TableGeometry(Protocol):
+    """What the play detector needs from a calibration (``sueca.vision.geometry.Calibration``)."""
+
+    def seat_of(self, point) -> tuple[int, float]: ...
+
+    def is_in_play_area(self, point) -> bool: ...
+
+
+@dataclass(frozen=True)
+class PlayConfig:
+    """Tuning of :class:`PlayDetector`; times in seconds, distances in card diagonals."""
+
+    rest_s: float = 0.1            # a card still this long has come to rest
+    rest_tol: float = 0.08         # how much a resting card's centre may wander (jitter)
+    min_rest_obs: int = 2          # detections inside the rest window
+    full_view: float = 0.75        # box area vs. a whole card's: below it the view is partial
+    uncertain_after_s: float = 2.0  # visible at rest this long without a settled identity
+    uncertain_min_obs: int = 15    # ... and seen at rest in this many frames: uncertain play
+    clear_s: float = 0.8           # the four cards of a trick gone this long: swept
+    clear_partial_s: float = 2.5   # a trick short of a card (one missed) gone this long: swept
+    trump_rest_s: float = 0.8      # the turned trump lies still this long beside a seat
+    new_hand_after: int = 30       # plays after which a new trump may end an uncounted hand
+    new_hand_rest_s: float = 2.0   # ... when it has lain beside its seat this long
+    ghost_s: float = 1.0           # a card seen again after it was played, then unseen this long: forgotten
+    suggest_conf: float = 0.8      # an unsettled reading this strong goes with an uncertain play
+    overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
+    hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
+    hold_max_s: float = 6.0        # nor one that entered the play area this long ago
+    seat_band_deg: float = 70.0    # evidence this close to the expected seat's angle is that seat
+    snapshot_width: int = 320      # evidence JPEG width in pixels (0: no snapshots)
+    tracker: TrackerConfig = field(default_factory=TrackerConfig)
+
+
+@dataclass(frozen=True)
+class Stray:
+    """A card seen lying in the trick, never read well enough, then gone from view."""
+
+    entered: float
+    rest_t: float
+    card: str
+    seat: int | None
+    confidence: float
+    track_id: int
+
+
+@dataclass
+class OnTable:
+    card: str
+    track_id: int
+    center: tuple[float, float]
+    last_seen: float
+    uncertain: bool = False
+    play_t: float = 0.0
+
+
+def seat_only(value) -> int:
+    """``Calibration.seat_of`` gives (seat, margin in degrees); a plain int also works."""
+    return int(value[0]) if isinstance(value, tuple) else int(value)
+
+
+def angle_diff(a: float, b: float) -> float:
+    """Absolute difference of two angles (radians) in degrees, 0..180."""
+    d = (a - b + math.pi) % (2 * math.pi) - math.pi
+    return abs(math.degrees(d))
+
+
+def seat_of_play(cal, origin, rest, turn: int | None, band_deg: float = 70.0) -> int:
+    """The seat a card came from: where its journey started if that was outside the
+    play area (the player's edge), else where it lies (in front of its player).
+    Evidence within ``band_deg`` of the expected seat's direction is that seat (a
+    crooked throw near a boundary); evidence clearly elsewhere is what it is, and
+    the engine reports the mismatch."""
+    point = origin if not cal.is_in_play_area(origin) else rest
+    seen = seat_only(cal.seat_of(point))
+    center = getattr(cal, "center", None)
+    seats = getattr(cal, "seats", None)
+    if center is None or seats is None or turn is None or seen == turn:
+        return seen
+    cx, cy = float(center[0]), float(center[1])
+    ang = math.atan2(point[1] - cy, point[0] - cx)
+    expected = math.atan2(float(seats[turn][1]) - cy, float(seats[turn][0]) - cx)
+    return turn if angle_diff(ang, expected) <= band_deg else seen
+
+
+def snapshot_jpeg(image: np.ndarray | None, width: int) -> bytes | None:
+    """A small JPEG of the table (evidence of a play), ``width`` pixels wide."""
+    if image is None or width <= 0:
+        return None
+    import cv2
+
+    h = max(1, round(image.shape[0] * width / image.shape[1]))
+    small = cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    return buf.tobytes() if ok else None
+
+
+def polygon_area(poly: np.ndarray) -> float:
+    """Area of a polygon given as (N, 2) points (shoelace formula)."""
+    x, y = poly[:, 0].astype(np.float64), poly[:, 1].astype(np.float64)
+    return abs(0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
