@@ -15,6 +15,7 @@ Prints one JSON line per game and a summary: hands right (every play, in
 order, right card and seat, right dealer and trump), wrong cards, latency.
 
     python scripts/eval_games.py --sim --seeds 1000-1009 --hands 3
+    python scripts/eval_games.py --sim --seeds 4000-4039 --hands 3 --faults harsh
     python scripts/eval_games.py --plan --seeds 500-529 --hands 3 --renuncias 1
     python scripts/eval_games.py --video /tmp/games/*
 """
@@ -37,10 +38,22 @@ def _seeds(text: str) -> list[int]:
     return out
 
 
-def _sim_game(seed: int, hands: int, revoke_rate: float):
+#: --faults: detector noise and table mishaps of the simulated games
+FAULTS = {
+    "normal": ({}, {}),
+    "harsh": ({"miss": 0.15, "misread": 0.08, "confident_misread": 0.01, "unreadable": 0.3},
+              {"hover_p": 0.4, "nudge_p": 0.1, "lift_p": 0.06}),
+    "severe": ({"miss": 0.25, "misread": 0.12, "confident_misread": 0.02, "unreadable": 0.4},
+               {"hover_p": 0.4, "nudge_p": 0.1, "lift_p": 0.06}),
+}
+
+
+def _sim_game(seed: int, hands: int, revoke_rate: float, faults: str = "normal"):
     from sueca.engine import MatchRecord, Rules, random_hand
     from sueca.vision.pipeline import Pipeline
-    from sueca.vision.simtable import OracleDetector, sim_source, simulate, truth_json
+    from sueca.vision.simtable import OracleDetector, OracleNoise, SimConfig, sim_source, simulate, truth_json
+
+    noise, table = FAULTS[faults]
 
     rng = random.Random(seed)
     rules = Rules(target=100)  # keep one match going for all the hands
@@ -49,8 +62,8 @@ def _sim_game(seed: int, hands: int, revoke_rate: float):
     for _ in range(hands):
         hs.append(random_hand(rng, rules, dealer, revoke_rate=revoke_rate))
         dealer = (dealer + 1) % 4
-    sim = simulate(MatchRecord(rules, tuple(hs)), rng)
-    pipe = Pipeline(sim_source(sim), OracleDetector(seed=seed), sim.calibration, rules)
+    sim = simulate(MatchRecord(rules, tuple(hs)), rng, SimConfig(**table))
+    pipe = Pipeline(sim_source(sim), OracleDetector(seed=seed, noise=OracleNoise(**noise)), sim.calibration, rules)
     pipe.run()
     return truth_json(sim), pipe
 
@@ -114,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=3, help="hands per game")
     ap.add_argument("--renuncias", type=int, default=1, help="--plan: renúncias injected per game")
     ap.add_argument("--revoke-rate", type=float, default=0.08, help="--sim: chance a player revokes when able")
+    ap.add_argument("--faults", choices=sorted(FAULTS), default="normal",
+                    help="--sim: detector noise and table mishaps (harsh, severe: far worse than a good model)")
     ap.add_argument("--model", default=None, help="--video: recognizer model folder")
     args = ap.parse_args(argv)
 
@@ -124,24 +139,25 @@ def main(argv: list[str] | None = None) -> int:
     total = {"games": 0, "hands_total": 0, "hands_right": 0, "wrong_cards": 0, "missing": 0, "extra": 0,
              "wrong_seats": 0, "uncertain": 0, "rejected": 0}
     latencies: list[float] = []
+    from_rest: list[float] = []
     start = time.time()
     for kind, key in games:
         t0 = time.time()
         if kind == "sim":
-            truth, pipe = _sim_game(key, args.hands, args.revoke_rate)
+            truth, pipe = _sim_game(key, args.hands, args.revoke_rate, args.faults)
         elif kind == "plan":
             truth, pipe = _plan_game(key, args.hands, args.renuncias)
         else:
             truth, pipe = _video_game(key, args.model)
         r = compare(truth, pipe.record_json(), pipe.emitted)
-        lat = []
         for hand_truth, (h, hand) in zip(truth, enumerate(pipe.record_json()["hands"])):
-            seen = {p["card"]: p.get("t_seen", p.get("t")) for p in hand_truth["plays"] if isinstance(p, dict)}
+            plays = {p["card"]: p for p in hand_truth["plays"] if isinstance(p, dict)}
             for j, p in enumerate(hand["plays"]):
-                card = p["card"] if isinstance(p, dict) else p
-                if (h, j) in pipe.emitted and seen.get(card) is not None:
-                    lat.append(pipe.emitted[(h, j)] - seen[card])
-        latencies += lat
+                tp = plays.get(p["card"] if isinstance(p, dict) else p)
+                if (h, j) in pipe.emitted and tp is not None and tp.get("t") is not None:
+                    # from the card in plain view at rest, and from the instant it stopped
+                    latencies.append(pipe.emitted[(h, j)] - tp.get("t_seen", tp["t"]))
+                    from_rest.append(pipe.emitted[(h, j)] - tp["t"])
         total["games"] += 1
         for k in ("hands_total", "hands_right", "wrong_cards", "missing", "extra", "wrong_seats"):
             total[k] += r[k]
@@ -154,9 +170,11 @@ def main(argv: list[str] | None = None) -> int:
                           "bad_hands": [x for x in r["hands"] if not x["right"]]}), flush=True)
     lat = sorted(latencies)
     total["hands_right_ratio"] = round(total["hands_right"] / max(1, total["hands_total"]), 4)
-    if lat:
-        total["latency_s"] = {"median": round(lat[len(lat) // 2], 3), "p95": round(lat[int(len(lat) * 0.95)], 3),
-                              "max": round(lat[-1], 3), "n": len(lat)}
+    for key, values in (("latency_s", lat), ("latency_from_rest_s", sorted(from_rest))):
+        if values:
+            total[key] = {"median": round(values[len(values) // 2], 3),
+                          "p95": round(values[int(len(values) * 0.95)], 3),
+                          "max": round(values[-1], 3), "n": len(values)}
     total["seconds"] = round(time.time() - start, 1)
     print(json.dumps({"summary": total}))
     ok = total["hands_right_ratio"] >= 0.98 and total["wrong_cards"] == 0
