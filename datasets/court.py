@@ -53,9 +53,23 @@ def _half_figure(img: np.ndarray, rank: str, suit: str, palette: int, key: int, 
     _poly(img, body, robe_a)
     _poly(img, [(hx - hr * 0.3, h * 0.31), (hx + hr * 0.3, h * 0.31), (hx + hr * 0.9, h * 0.55),
                 (hx - hr * 0.9, h * 0.55)], robe_b)
+    # Robe motifs: a lattice of small suit signs on the side panels, diamonds on the front panel.
+    motif = suit_mask(suit, max(3, int(w * 0.06)), 0)
+    for row in range(3):
+        for col in range(7):
+            x, y = w * (0.14 + 0.12 * col + 0.06 * (row % 2)), h * (0.37 + 0.05 * row)
+            if abs(x - hx) > hr * 0.75 and w * 0.12 < x < w * 0.88:
+                stamp(img, motif, x, y, gold)
+    for y in np.arange(h * 0.34, h * 0.55, h * 0.035):
+        d = hr * 0.12
+        _poly(img, [(hx, y - d), (hx + d * 0.8, y), (hx, y + d), (hx - d * 0.8, y)], gold)
     for i in range(6):  # vertical pleats
         x = w * (0.16 + 0.13 * i)
         cv2.line(img, _pt(x, h * 0.38), _pt(x + w * 0.02, h * 0.55), dark, t, _AA)
+    # Zigzag trim along the shoulders.
+    zz = [(w * 0.12 + k * w * 0.0475, h * (0.36 - 0.012 * (k % 2)) - (0.04 * h if 5 <= k <= 11 else 0))
+          for k in range(17)]
+    cv2.polylines(img, [np.round(np.array(zz)).astype(np.int32)], False, gold, max(1, t), _AA)
     band_y = h * 0.43
     cv2.rectangle(img, _pt(w * 0.1, band_y), _pt(w * 0.9, band_y + h * 0.035), gold, -1, _AA)
     for i in range(9):
