@@ -163,16 +163,17 @@ def render_game(out: str | Path, seed: int = 0, hands: int = 1, fps: float = 10.
     return paths
 
 
-def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024) -> dict:
+def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(640, 480), fps: float = 8.0) -> dict:
     """A short deterministic game for the product's demo mode (640x480, 8 fps, brisk pace).
 
-    Renders once (about ten seconds a hand on this machine); a later call with the
-    same arguments and the files in place returns the paths at once.
+    Renders once (about ten seconds a hand at 640x480 on this machine; cards are then
+    ~50 px tall, pass ``size=(1280, 960)`` for camera-sized cards at ~40 s a hand); a
+    later call with the same arguments and the files in place returns the paths at once.
     """
     out = Path(out_dir)
     names = {"video": "video.mp4", "calibration": "calibration.json", "truth": "truth.json", "events": "events.json"}
     paths = {k: out / v for k, v in names.items()}
-    key = {"seed": seed, "hands": hands, "demo": 1}
+    key = {"seed": seed, "hands": hands, "demo": 1, "size": list(size), "fps": fps}
     stamp = out / "demo.json"
     if all(p.is_file() for p in paths.values()) and stamp.is_file():
         try:
@@ -180,6 +181,6 @@ def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024) -> dict:
                 return paths
         except ValueError:
             pass
-    paths = render_game(out, seed=seed, hands=hands, fps=8.0, size=(640, 480), progress=False, pace=0.6)
+    paths = render_game(out, seed=seed, hands=hands, fps=fps, size=tuple(size), progress=False, pace=0.6)
     stamp.write_text(json.dumps(key))
     return paths
