@@ -20,7 +20,7 @@ import numpy as np
 
 from .detections import UNREADABLE, CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
-from .play_parts import (OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_of_play,
+from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_of_play,
                          seat_only, snapshot_jpeg)
 from .tracker import CardTracker, TrackView
 
@@ -51,7 +51,7 @@ class PlayDetector:
         self._first_rest: dict[int, float] = {}  # track id -> when it was first seen at rest
         self._rest_best: dict[int, str] = {}     # track id -> best reading while at rest there
         self._strays: list[Stray] = []          # unread cards of this trick that left view
-        self._areas: list[float] = []
+        self._size = CardSize()                   # whole-card area by place in the image
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
@@ -216,16 +216,12 @@ class PlayDetector:
         for j, code in enumerate(dets.codes):
             if code and dets.confidence[j] >= 0.8:
                 x1, y1, x2, y2 = (float(v) for v in dets.xyxy[j])
-                self._areas.append((x2 - x1) * (y2 - y1) if dets.corners is None
-                                   else polygon_area(dets.corners[j]))
-        if len(self._areas) > 400:
-            self._areas = self._areas[-200:]
+                area = (x2 - x1) * (y2 - y1) if dets.corners is None else polygon_area(dets.corners[j])
+                self._size.add((x1 + x2) / 2, (y1 + y2) / 2, area)
 
     def _card_area(self, tr: TrackView) -> float:
-        if len(self._areas) >= 5:
-            # a high percentile: views under a hand are smaller, never larger
-            return float(np.percentile(self._areas, 90))
-        return max(o.area for o in tr.history)
+        expected = self._size.at(*tr.center)
+        return expected if expected is not None else max(o.area for o in tr.history)
 
     def _rest(self, tr: TrackView, t: float) -> tuple[float, int] | None:
         """(time it came to rest, observations at rest) when resting, seen whole, now."""
