@@ -68,13 +68,13 @@ def _sim_game(seed: int, hands: int, revoke_rate: float, faults: str = "normal")
     return truth_json(sim), pipe
 
 
-def _plan_game(seed: int, hands: int, renuncias: int):
+def _plan_game(seed: int, hands: int, renuncias: int, clockwise: bool = False):
     from sueca.engine import Rules
     from sueca.vision.pipeline import Pipeline
     from sueca.vision.planoracle import PlanTable
     from sueca.vision.simtable import OracleDetector
 
-    table = PlanTable(seed, hands, renuncias=renuncias)
+    table = PlanTable(seed, hands, renuncias=renuncias, clockwise=clockwise)
     truth = table.truth()
     want: dict[str, list] = {}
     for h, hand in enumerate(truth):
@@ -129,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--revoke-rate", type=float, default=0.08, help="--sim: chance a player revokes when able")
     ap.add_argument("--faults", choices=sorted(FAULTS), default="normal",
                     help="--sim: detector noise and table mishaps (harsh, severe: far worse than a good model)")
+    ap.add_argument("--clockwise", action="store_true", help="--plan: seats in clockwise order (Brazil)")
     ap.add_argument("--model", default=None, help="--video: recognizer model folder")
     args = ap.parse_args(argv)
 
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         if kind == "sim":
             truth, pipe = _sim_game(key, args.hands, args.revoke_rate, args.faults)
         elif kind == "plan":
-            truth, pipe = _plan_game(key, args.hands, args.renuncias)
+            truth, pipe = _plan_game(key, args.hands, args.renuncias, args.clockwise)
         else:
             truth, pipe = _video_game(key, args.model)
         r = compare(truth, pipe.record_json(), pipe.emitted)
