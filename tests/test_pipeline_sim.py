@@ -162,3 +162,15 @@ def test_events_feed_the_dashboard():
     served = feed.referee.view().match.record.to_json()["hands"][0]
     assert [p["card"] for p in served["plays"]] == [p.card for p in sim.truth[0].plays]
     assert served["dealer"] == sim.truth[0].dealer
+
+
+def test_clockwise_table():
+    rng = random.Random(505)
+    rules = Rules(target=100)
+    hs = (random_hand(rng, rules, 2, revoke_rate=0.1),)
+    cal = Calibration.propose(1280, 960, seat0_edge="top", direction="cw")
+    sim = simulate(MatchRecord(rules, hs), rng, calibration=cal)
+    pipe = Pipeline(sim_source(sim), OracleDetector(seed=505), cal, rules)
+    pipe.run()
+    report = compare(truth_json(sim), pipe.record_json())
+    assert report["hands_right"] == 1, report["hands"]
