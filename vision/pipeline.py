@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator
 
@@ -81,7 +82,8 @@ class Pipeline:
         self.abandoned: list[list[PlayEvent]] = []       # held plays of hands that ended unresolved
         self._flags: dict[tuple[int, int], dict] = {}    # (hand, play) -> extra JSON (uncertain)
         self.rejected: list[tuple[PlayEvent, str]] = []  # impossible plays, reported, never scored
-        self.events: list = []
+        # the latest events (a referee running for days must not grow without bound)
+        self.events: deque = deque(maxlen=10000)
         self.emitted: dict[tuple[int, int], float] = {}  # (hand, play) -> source time of its event
         self._now_t = 0.0
         self._emit_t: dict[int, float] = {}
@@ -196,7 +198,8 @@ class Pipeline:
 
     # -- the engine side --------------------------------------------------------
     def _emit(self, ev) -> None:
-        self.events.append(ev) if not isinstance(ev, SourceStatus) else None
+        if not isinstance(ev, SourceStatus):
+            self.events.append(ev)
         if self.on_event is not None:
             try:
                 self.on_event(ev)
