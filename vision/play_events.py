@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from .detections import UNREADABLE, CardDetections
+from .detections import CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
 from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_of_play,
                          seat_only, snapshot_jpeg)
@@ -79,30 +79,8 @@ class PlayDetector:
         ghosts: list[int] = []
         for tr in tracks:
             role = self._roles.get(tr.id)
-            if role == "played":
-                entry = next((e for e in self._trick if e.track_id == tr.id), None)
-                if entry is not None and entry.uncertain and tr.identity and \
-                        (tr.identity == entry.card or tr.identity not in self._hand_cards):
-                    # the uncertain play was read after all
-                    events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t,
-                                                round(tr.identity_confidence, 4)))
-                    self._hand_cards.discard(entry.card)
-                    self._hand_cards.add(tr.identity)
-                    entry.card, entry.uncertain = tr.identity, False
-                if tr.identity and (entry is None or tr.identity != entry.card) and \
-                        tr.identity not in self._hand_cards:
-                    # the track now reads as a card never played: the tracker carried an
-                    # old card's track over to a new one; the new card is a candidate
-                    del self._roles[tr.id]
-                    self._entered.pop(tr.id, None)
-                    self._first_rest.pop(tr.id, None)
-                elif entry is not None and tr.visible:
-                    entry.center, entry.last_seen = tr.center, t
-                    if self.calibration.is_in_play_area(tr.center):
-                        visible_trick.add(tr.id)
-                    continue
-                else:
-                    continue
+            if role == "played" and self._follow_played(tr, t, events, visible_trick):
+                continue
             if role == "ignored":
                 if not tr.visible and t - tr.last_t > self.config.ghost_s:
                     ghosts.append(tr.id)  # an old card out of sight: let it go before it
@@ -163,6 +141,32 @@ class PlayDetector:
         return events
 
     # -- pieces ------------------------------------------------------------
+    def _follow_played(self, tr: TrackView, t: float, events: list, visible_trick: set) -> bool:
+        """A card already played: keep its place in the trick. False when its track
+        turned out to be another, new card (then it is a candidate again)."""
+        entry = next((e for e in self._trick if e.track_id == tr.id), None)
+        if entry is not None and entry.uncertain and tr.identity and \
+                (tr.identity == entry.card or tr.identity not in self._hand_cards):
+            # the uncertain play was read after all
+            events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t,
+                                        round(tr.identity_confidence, 4)))
+            self._hand_cards.discard(entry.card)
+            self._hand_cards.add(tr.identity)
+            entry.card, entry.uncertain = tr.identity, False
+        if tr.identity and (entry is None or tr.identity != entry.card) and \
+                tr.identity not in self._hand_cards:
+            # it reads as a card never played: the tracker carried an old card's
+            # track over to a new one
+            del self._roles[tr.id]
+            self._entered.pop(tr.id, None)
+            self._first_rest.pop(tr.id, None)
+            return False
+        if entry is not None and tr.visible:
+            entry.center, entry.last_seen = tr.center, t
+            if self.calibration.is_in_play_area(tr.center):
+                visible_trick.add(tr.id)
+        return True
+
     def _merge_state(self, dropped: int, kept: int) -> None:
         """The tracker merged two tracks of one card: the card keeps what it was."""
         role = self._roles.pop(dropped, None)
