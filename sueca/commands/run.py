@@ -115,12 +115,30 @@ def _offline(args, source, recognizer, calibration, opts) -> int:
 
 
 def _report(pipe) -> None:
+    """What the referee must look at: refused plays, seats that were not whose turn
+    it was, plays still waiting."""
+    from sueca.engine import Match
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr)
+
     for ev, why in pipe.rejected:
-        print(f"jogada não registada / play not recorded: {ev.card or '?'} seat {ev.seat} t={ev.t:.2f}: {why}",
-              file=sys.stderr)
-    if pipe._pending:
-        print(f"{len(pipe._pending)} jogadas à espera de dador e trunfo / plays waiting for dealer and trump "
-              f"(use --dealer/--trump)", file=sys.stderr)
+        say(f"jogada não registada / play not recorded: {ev.card or '?'} seat {ev.seat} t={ev.t:.2f}: {why}")
+    try:
+        hands = Match(pipe.record).hands
+    except Exception:  # an impossible record is reported by sueca score
+        hands = []
+    for h, hand in enumerate(hands):
+        for m in hand.seat_mismatches:
+            card, _seat, t = hand.plays[m.play]
+            say(f"mão/hand {h} jogada/play {m.play}: {card} jogado pelo lugar {m.seen} na vez do {m.expected} / "
+                f"played by seat {m.seen} on seat {m.expected}'s turn (t={t})")
+    if pipe.unresolved:
+        say(f"{len(pipe.unresolved)} jogadas retidas: carta ilegível em t={pipe.unresolved[0].t:.1f} / "
+            f"plays held: unreadable card at t={pipe.unresolved[0].t:.1f}")
+    elif pipe._pending:
+        say(f"{len(pipe._pending)} jogadas à espera de dador e trunfo / plays waiting for dealer and trump "
+            f"(use --dealer/--trump)")
 
 
 def _write(path: str | None, pipe) -> None:
