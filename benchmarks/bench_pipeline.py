@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="recognizer model folder (default: packaged)")
     ap.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
     ap.add_argument("--oracle", action="store_true", help="plan truth instead of the recognizer")
+    ap.add_argument("--prefetch", type=int, default=2, help="frames decoded ahead on a thread (0: none)")
     args = ap.parse_args(argv)
 
     from sueca.hardware.sources import open_source
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             import itertools
 
             frames = itertools.islice(frames, args.frames)
-        pipe = Pipeline(frames, recognizer, cal)
+        pipe = Pipeline(frames, recognizer, cal, prefetch=args.prefetch)
         t0 = time.perf_counter()
         for _ in pipe:
             pass
@@ -98,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         "video": str(game / "video.mp4"), "size": meta.get("size"), "frames": pipe.frames,
         "wall_s": round(wall, 2), "fps": round(pipe.frames / wall, 1),
         "realtime_ratio": round(video_s / wall, 2),
-        "plays": pipe.plays, "peak_rss_mb": round(_rss_mb(), 1), "rss_before_mb": round(rss0, 1),
+        "plays": pipe.plays, "prefetch": args.prefetch, "peak_rss_mb": round(_rss_mb(), 1), "rss_before_mb": round(rss0, 1),
     }
     print(json.dumps(out))
     return 0

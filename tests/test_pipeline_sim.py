@@ -174,3 +174,21 @@ def test_clockwise_table():
     pipe.run()
     report = compare(truth_json(sim), pipe.record_json())
     assert report["hands_right"] == 1, report["hands"]
+
+
+def test_prefetch_gives_the_same_record():
+    rules, sim = game(606, hands=1)
+    a = Pipeline(sim_source(sim), OracleDetector(seed=606), sim.calibration, rules)
+    b = Pipeline(sim_source(sim), OracleDetector(seed=606), sim.calibration, rules, prefetch=2)
+    assert a.run().to_json() == b.run().to_json()
+
+
+def test_source_error_reaches_the_caller():
+    def broken():
+        yield from ()
+        raise OSError("camera gone")
+
+    rules, sim = game(607, hands=1)
+    pipe = Pipeline(broken(), OracleDetector(seed=607), sim.calibration, rules, prefetch=2)
+    with pytest.raises(OSError, match="camera gone"):
+        pipe.run()

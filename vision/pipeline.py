@@ -60,8 +60,8 @@ class Pipeline:
                  config: PlayConfig | None = None, on_event: Callable | None = None,
                  on_frame: Callable | None = None,
                  on_progress: Callable[[Progress], None] | None = None, progress_every_s: float = 1.0,
-                 status_every_s: float = 2.0, model_name: str = "", clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+                 status_every_s: float = 2.0, model_name: str = "", clock: Callable[[], float] = time.monotonic,
+                 prefetch: int = 0) -> None:
         self.source = source
         self.recognizer = recognizer
         self.calibration = calibration
@@ -69,6 +69,7 @@ class Pipeline:
         self.detector = PlayDetector(calibration, config)
         self.on_event = on_event
         self.on_frame = on_frame  # on_frame(image, detections, index, t) after each frame
+        self.prefetch = prefetch  # frames decoded ahead on a thread (files)
         self.on_progress = on_progress
         self.progress_every_s = progress_every_s
         self.status_every_s = status_every_s
@@ -119,7 +120,7 @@ class Pipeline:
         start = self._clock()
         last_progress = last_status = start
         t = 0.0
-        for frame in self.source:
+        for frame in self._frames():
             image, t, index = frame.image, float(frame.t), int(frame.index)
             if not self._scaled and isinstance(image, np.ndarray) and hasattr(self.calibration, "scaled"):
                 # a calibration made on frames of another size still applies
@@ -147,6 +148,36 @@ class Pipeline:
                 yield ev
         if self.on_progress:
             self.on_progress(self.progress(self._clock() - start, t))
+
+    def _frames(self):
+        """The source's frames; with ``prefetch`` a thread decodes the next ones while
+        this one is recognized (files only: a live source must hand over its newest)."""
+        if not self.prefetch:
+            yield from self.source
+            return
+        import queue
+        import threading
+
+        q: queue.Queue = queue.Queue(maxsize=self.prefetch)
+        done = object()
+
+        def read() -> None:
+            try:
+                for f in self.source:
+                    q.put(f)
+            except BaseException as e:  # handed to the consumer, raised there
+                q.put(e)
+            finally:
+                q.put(done)
+
+        threading.Thread(target=read, name="sueca-decode", daemon=True).start()
+        while True:
+            item = q.get()
+            if item is done:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
 
     def run(self) -> MatchRecord:
         """Process the whole source; returns the record."""

@@ -75,7 +75,12 @@ def _run(args: argparse.Namespace) -> int:
         source = open_source(args.source, realtime=args.realtime, fps=args.fps)
     except SourceError as e:
         return _fail(str(e))
-    opts = dict(rules=rules, dealer=args.dealer, trump=args.trump, model_name=str(args.model or "packaged"))
+    from pathlib import Path
+
+    # a file or folder is decoded a couple of frames ahead; a live source hands over its newest
+    prefetch = 2 if Path(args.source).exists() else 0
+    opts = dict(rules=rules, dealer=args.dealer, trump=args.trump, model_name=str(args.model or "packaged"),
+                prefetch=prefetch)
     if args.no_server:
         return _offline(args, source, recognizer, calibration, opts)
     return _served(args, source, recognizer, calibration, opts)
