@@ -268,6 +268,7 @@ class Pipeline:
     def _apply(self, ev) -> None:
         self._emit(ev)
         if isinstance(ev, TrumpSeen):
+            self.deduce_unknown()
             if self._hand is not None and self._hand.plays and not self._hand.all_played:
                 # the play detector saw the table start a new hand: trust it, say so
                 log.warning("hand %d ends with %d plays: new trump %s beside seat %s",
