@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     games = ([("video", p) for p in args.video] if args.video else
              [("sim" if args.sim else "plan", s) for s in _seeds(args.seeds)])
     total = {"games": 0, "hands_total": 0, "hands_right": 0, "wrong_cards": 0, "missing": 0, "extra": 0,
-             "wrong_seats": 0, "uncertain": 0, "rejected": 0}
+             "misordered": 0, "wrong_seats": 0, "uncertain": 0, "rejected": 0}
     latencies: list[float] = []
     from_rest: list[float] = []
     start = time.time()
@@ -160,13 +160,13 @@ def main(argv: list[str] | None = None) -> int:
                     latencies.append(pipe.emitted[(h, j)] - tp.get("t_seen", tp["t"]))
                     from_rest.append(pipe.emitted[(h, j)] - tp["t"])
         total["games"] += 1
-        for k in ("hands_total", "hands_right", "wrong_cards", "missing", "extra", "wrong_seats"):
+        for k in ("hands_total", "hands_right", "wrong_cards", "missing", "extra", "misordered", "wrong_seats"):
             total[k] += r[k]
         total["uncertain"] += sum(1 for e in pipe.events if getattr(e, "uncertain", False))
         total["rejected"] += len(pipe.rejected)
         print(json.dumps({"game": str(key), "kind": kind, "hands": r["hands_total"], "right": r["hands_right"],
                           "wrong_cards": r["wrong_cards"], "missing": r["missing"], "extra": r["extra"],
-                          "wrong_seats": r["wrong_seats"], "frames": pipe.frames,
+                          "misordered": r["misordered"], "wrong_seats": r["wrong_seats"], "frames": pipe.frames,
                           "seconds": round(time.time() - t0, 1),
                           "bad_hands": [x for x in r["hands"] if not x["right"]]}), flush=True)
     lat = sorted(latencies)

@@ -25,51 +25,52 @@ def _play(p) -> tuple[str, int | None, float | None, bool]:
 
 def compare(truth: list[dict], record: dict, emitted: dict[tuple[int, int], float] | None = None) -> dict:
     """Per-hand verdicts and totals. ``emitted`` maps (hand, play) of the record
-    to the time the play event came out, for latency."""
+    to the time the play event came out, for latency.
+
+    Per hand: ``wrong_cards`` recorded cards that were not played in that hand
+    (uncertain ones are counted apart), ``missing`` played cards not recorded,
+    ``extra`` recorded plays beyond those, ``misordered`` cards recorded out of
+    their place, ``wrong_seats`` cards recorded with another seat than the one
+    that played them.
+    """
     got_hands = record.get("hands", [])
     hands = []
-    wrong_cards = missing = extra = wrong_seats = uncertain = 0
+    totals = dict.fromkeys(("wrong_cards", "missing", "extra", "misordered", "wrong_seats"), 0)
+    uncertain = 0
     latencies = []
     for h, th in enumerate(truth):
         tp = [_play(p) for p in th["plays"]]
         gh = got_hands[h] if h < len(got_hands) else {"dealer": None, "trump_card": None, "plays": []}
         gp = [_play(p) for p in gh["plays"]]
-        sm = difflib.SequenceMatcher(a=[p[0] for p in tp], b=[p[0] for p in gp], autojunk=False)
-        h_wrong = h_missing = h_extra = h_seats = 0
-        for op, a0, a1, b0, b1 in sm.get_opcodes():
-            if op == "equal":
-                for i, j in zip(range(a0, a1), range(b0, b1)):
-                    if tp[i][1] is not None and gp[j][1] != tp[i][1]:
-                        h_seats += 1
-                    if emitted is not None and (h, j) in emitted and tp[i][2] is not None:
-                        latencies.append(emitted[(h, j)] - tp[i][2])
-            elif op == "replace":
-                h_wrong += sum(1 for j in range(b0, b1) if not gp[j][3])
-                uncertain += sum(1 for j in range(b0, b1) if gp[j][3])
-                h_missing += max(0, (a1 - a0) - (b1 - b0))
-            elif op == "delete":
-                h_missing += a1 - a0
-            elif op == "insert":
-                h_extra += b1 - b0
-                h_wrong += sum(1 for j in range(b0, b1) if not gp[j][3] and gp[j][0] not in
-                               {p[0] for p in tp})
-        right = (h_wrong == h_missing == h_extra == h_seats == 0 and len(tp) == len(gp)
+        t_cards = {p[0]: p for p in tp}
+        g_cards = [p[0] for p in gp]
+        v = {"wrong_cards": sum(1 for p in gp if p[0] not in t_cards and not p[3]),
+             "missing": sum(1 for c in t_cards if c not in g_cards),
+             "extra": len(gp) - len({c for c in g_cards if c in t_cards}),
+             "wrong_seats": sum(1 for p in gp if p[0] in t_cards and t_cards[p[0]][1] is not None
+                                and p[1] != t_cards[p[0]][1])}
+        uncertain += sum(1 for p in gp if p[0] not in t_cards and p[3])
+        common_t = [p[0] for p in tp if p[0] in g_cards]
+        common_g = [c for c in g_cards if c in t_cards]
+        sm = difflib.SequenceMatcher(a=common_t, b=common_g, autojunk=False)
+        v["misordered"] = sum(max(a1 - a0, b1 - b0) for op, a0, a1, b0, b1 in sm.get_opcodes() if op != "equal")
+        if emitted is not None:
+            for j, p in enumerate(gp):
+                if (h, j) in emitted and p[0] in t_cards and t_cards[p[0]][2] is not None:
+                    latencies.append(emitted[(h, j)] - t_cards[p[0]][2])
+        seats = any(p[1] is not None for p in tp)  # truth without seats: cards only
+        right = ([(p[0], p[1]) for p in tp] == [(p[0], p[1] if seats else None) for p in gp]
                  and gh.get("dealer") == th["dealer"] and gh.get("trump_card") == th["trump_card"])
-        hands.append({"hand": h, "right": right, "plays": len(tp), "recorded": len(gp),
-                      "wrong_cards": h_wrong, "missing": h_missing, "extra": h_extra,
-                      "wrong_seats": h_seats, "dealer_ok": gh.get("dealer") == th["dealer"],
-                      "trump_ok": gh.get("trump_card") == th["trump_card"]})
-        wrong_cards += h_wrong
-        missing += h_missing
-        extra += h_extra
-        wrong_seats += h_seats
-    right = sum(1 for x in hands if x["right"])
+        hands.append({"hand": h, "right": right, "plays": len(tp), "recorded": len(gp), **v,
+                      "dealer_ok": gh.get("dealer") == th["dealer"], "trump_ok": gh.get("trump_card") == th["trump_card"]})
+        for k in totals:
+            totals[k] += v[k]
+    n_right = sum(1 for x in hands if x["right"])
     lat = sorted(latencies)
     return {
-        "hands": hands, "hands_total": len(truth), "hands_right": right,
-        "hands_right_ratio": right / len(truth) if truth else 1.0,
-        "extra_hands": max(0, len(got_hands) - len(truth)),
-        "wrong_cards": wrong_cards, "missing": missing, "extra": extra, "wrong_seats": wrong_seats,
+        "hands": hands, "hands_total": len(truth), "hands_right": n_right,
+        "hands_right_ratio": n_right / len(truth) if truth else 1.0,
+        "extra_hands": max(0, len(got_hands) - len(truth)), **totals,
         "uncertain_substitutions": uncertain,
         "latency_median": lat[len(lat) // 2] if lat else None,
         "latency_p95": lat[int(len(lat) * 0.95)] if lat else None,
