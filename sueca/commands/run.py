@@ -138,6 +138,9 @@ def _report(pipe) -> None:
             card, _seat, t = hand.plays[m.play]
             say(f"mão/hand {h} jogada/play {m.play}: {card} jogado pelo lugar {m.seen} na vez do {m.expected} / "
                 f"played by seat {m.seen} on seat {m.expected}'s turn (t={t})")
+    for held in pipe.abandoned:
+        say(f"{len(held)} jogadas de uma mão ficaram por registar (carta ilegível em t={held[0].t:.1f}) / "
+            f"{len(held)} plays of a hand left out (unreadable card at t={held[0].t:.1f})")
     if pipe.unresolved:
         say(f"{len(pipe.unresolved)} jogadas retidas: carta ilegível em t={pipe.unresolved[0].t:.1f} / "
             f"plays held: unreadable card at t={pipe.unresolved[0].t:.1f}")
