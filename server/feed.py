@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from sueca.vision.events import PlayEvent, SourceStatus, TrickCleared, TrumpSeen
+from sueca.vision.events import PlayCorrected, PlayEvent, SourceStatus, TrickCleared, TrumpSeen
 
 from .replay import EventRejected
 from .service import Referee
@@ -69,6 +69,8 @@ class LiveFeed:
             return self._play(event)
         if isinstance(event, TrumpSeen):
             return self._trump(event)
+        if isinstance(event, PlayCorrected):
+            return self._corrected(event)
         if isinstance(event, TrickCleared):
             return "ignored"  # the engine closes tricks itself after four cards
         if isinstance(event, SourceStatus):
@@ -88,6 +90,26 @@ class LiveFeed:
             return "play"
         except EventRejected as e:
             self.referee.reject({**payload, "reason": str(e)}, WHO)
+            return "rejected"
+
+    def _corrected(self, ev: PlayCorrected) -> str:
+        """The camera read an uncertain play after all: correct that play's card,
+        found by its time (the record keeps ``t`` to the millisecond)."""
+        with self.referee.lock:
+            view = self.referee.view()
+            for h in range(len(view.record.hands) - 1, -1, -1):
+                for i, p in enumerate(view.record.hands[h].plays):
+                    if p.t is not None and abs(p.t - round(float(ev.play_t), 3)) < 1e-3:
+                        if p.card.code == ev.card:
+                            return "ignored"
+                        try:
+                            self.referee.submit("correct_play", {"hand": h, "index": i, "card": ev.card}, WHO)
+                            return "correct_play"
+                        except EventRejected as e:
+                            self.referee.reject({"card": ev.card, "t": ev.t, "reason": str(e)}, WHO)
+                            return "rejected"
+            self.referee.reject({"card": ev.card, "t": ev.t,
+                                 "reason": f"no play at t={ev.play_t:.3f} to correct to {ev.card}"}, WHO)
             return "rejected"
 
     def _trump(self, ev: TrumpSeen) -> str:
