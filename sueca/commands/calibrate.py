@@ -35,7 +35,7 @@ TEXTS = {
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "calibrate", help="propose the table geometry from one frame / calibrar a mesa",
+        "calibrate", help="calibrar a geometria da mesa / propose the table geometry from one frame",
         description="Grab one frame from SOURCE, propose a calibration (centre of the image, "
                     "seats at the middle of each edge) and write it with a preview image.")
     p.add_argument("--source", required=True,

@@ -28,7 +28,7 @@ TEXTS = {
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("score", help="score a game record (JSON) / pontuar um registo de jogo",
+    p = sub.add_parser("score", help="pontuar um registo de jogo / score a game record (JSON)",
                        description="Print the score report of a game record (interfaces.md). "
                                    "Exits non-zero with one line naming hand and play on a bad record.")
     p.add_argument("record", nargs="?", help="game record JSON file ('-' for stdin)")
