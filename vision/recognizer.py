@@ -58,6 +58,7 @@ class RecognizerConfig:
     temperature: float = 1.0
     threshold: float = 0.9
     ambiguous: float = 0.82  # short/long side ratio above which landscape orderings are read too
+    refine: bool = True  # sharpen each located outline at full resolution (sueca.vision.refine)
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -76,13 +77,13 @@ class RecognizerConfig:
             reader_onnx=rd.get("onnx", "reader.onnx"), reader_pt=rd.get("pt", "reader.pt"),
             crop=CropSpec.from_dict(rd["crop"]), reader_classes=classes,
             temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
-            ambiguous=float(rd.get("ambiguous", 0.82)), info=d.get("info", {}),
+            ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)), info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
         return {
             "locator": {"onnx": self.locator_onnx, "pt": self.locator_pt, "imgsz": list(self.imgsz),
-                        "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou},
+                        "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine},
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "ambiguous": self.ambiguous},
@@ -134,16 +135,26 @@ class Recognizer:
     def __init__(self, locator, reader, config: RecognizerConfig):
         self.locator, self.reader, self.config = locator, reader, config
 
-    def read_quads(self, frame: np.ndarray, quads: np.ndarray) -> tuple[list[str], np.ndarray]:
-        """Read the cards outlined by ``quads`` (N, 4, 2): codes and confidences."""
+    def read_quads(self, frame: np.ndarray, quads, exact: bool = True) -> tuple[list[str], np.ndarray]:
+        """Read the cards outlined by ``quads`` (N, 4, 2): codes and confidences.
+
+        ``quads`` may also be a list of (k, 4, 2) candidate outlines per card: each
+        candidate is read from its two portrait orderings and the candidate with
+        the most readable evidence decides (see :func:`combine_corners`).
+        """
         cfg = self.config
-        crops = corner_crops(frame, quads, cfg.crop, cfg.ambiguous)
-        counts = card_crop_counts(quads, cfg.ambiguous)
-        if len(crops) == 0:
+        per_card = [np.asarray(q, np.float32).reshape(-1, 4, 2) for q in quads]
+        amb = cfg.ambiguous if exact else 0.0
+        flat = [c for cands in per_card for c in cands]
+        if not flat:
             return [], np.zeros((0,), np.float32)
+        crops = corner_crops(frame, np.stack(flat), cfg.crop, amb)
+        counts_flat = card_crop_counts(np.stack(flat), amb)
         probs = softmax(self.reader(crops), cfg.temperature)
-        codes, confs, start = [], [], 0
-        for n in counts:
+        codes, confs, start, k = [], [], 0, 0
+        for cands in per_card:
+            n = sum(counts_flat[k:k + len(cands)])
+            k += len(cands)
             code, conf = combine_corners(probs[start:start + n], cfg.threshold)
             codes.append(code)
             confs.append(conf)
@@ -156,9 +167,22 @@ class Recognizer:
         located = self.locator(frame)
         if len(located) == 0:
             return CardDetections.empty()
-        codes, confs = self.read_quads(frame, located.corners)
-        codes, confs = _one_per_card(codes, confs)
         corners = located.corners.astype(np.float32)
+        candidates: list = list(corners)
+        if self.config.refine:
+            from sueca.vision.refine import card_shaped, grown, refine_quad
+
+            for i, q in enumerate(corners):
+                r = refine_quad(frame, q)
+                if r is not None:
+                    corners[i] = r
+                    cands = r[None]
+                else:  # the locator's box is squarer than a card: read it as card-shaped boxes
+                    cands = card_shaped(located.rboxes[i])
+                # a printed border or a shadow can shift the found outline: also read it a bit larger
+                candidates[i] = np.concatenate([cands, grown(cands, 1.12)])
+        codes, confs = self.read_quads(frame, candidates, exact=not self.config.refine)
+        codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)

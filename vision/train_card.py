@@ -17,6 +17,7 @@ def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     t = metrics.get("timings", {})
     m = metrics
     v = m.get("train_styles_val", {})
+    tilt = m.get("tilt45", {})
     cal = cfg.info.get("reader_val", {})
     size_kb = {p.name: p.stat().st_size // 1024 for p in Path(model_dir).glob("*.onnx")}
     wrong = "\n".join(f"- {w}" for w in m.get("wrong_examples", [])) or "- (none)"
@@ -61,6 +62,7 @@ locator {t.get('locator_s', 0) / 60:.1f} min, evaluation {t.get('eval_s', 0) / 6
 | hidden face-up cards given a wrong identity | {m['hidden_guessed_wrong']}/{m['hidden_cards']} |
 | locator recall (face-up, >= 35% showing) | {_pct(m['locator_recall'])} ({m['located']}/{m['locatable_cards']}) |
 | same, training styles (validation seeds) | recall {_pct(v.get('recall_readable', 0))}, wrong {_pct(v.get('wrong_rate', 0))} |
+| held-out styles, camera tilted up to 45 degrees ({tilt.get('scenes', 0)} scenes from seed {(tilt.get('seeds') or ['?'])[0]}) | recall {_pct(tilt.get('recall_readable', 0))}, wrong {tilt.get('wrong_identities', 0)}/{tilt.get('reported_identities', 0)}, locator recall {_pct(tilt.get('locator_recall', 0))} |
 | reader crop accuracy (validation) | {_pct(cal.get('val_crop_accuracy', 0))} |
 | median ms per 1280x960 frame (during evaluation) | {m['ms_per_frame_median']:.1f} |
 

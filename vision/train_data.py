@@ -28,12 +28,12 @@ from sueca.vision.rectify import CropSpec, crop_top_left, portrait_orderings
 MIN_VISIBLE = 0.35
 
 
-def render(seed: int, size: tuple[int, int], styles) -> object:
+def render(seed: int, size: tuple[int, int], styles, **options) -> object:
     """One scene from the dataset generator (keyword names adapted to its signature)."""
     from sueca.datasets.scene import render_scene
 
     params = inspect.signature(render_scene).parameters
-    kw = {}
+    kw = dict(options)
     if "styles" in params:
         kw["styles"] = styles
     elif "style" in params:

@@ -50,7 +50,7 @@ def match(dets, cards, min_iou: float = 0.45) -> list[tuple[int, int]]:
     return pairs
 
 
-def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print) -> tuple[dict, np.ndarray]:
+def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, **options) -> tuple[dict, np.ndarray]:
     """Metrics dict and a (52, 54) confusion matrix of readable cards (cols: 52 cards, unreadable, missed)."""
     from sueca.vision.train_data import MIN_VISIBLE, render
 
@@ -61,7 +61,7 @@ def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print) -> tuple[di
     wrong_examples: list[str] = []
     times = []
     for k, seed in enumerate(seeds):
-        scene = render(seed, size, styles)
+        scene = render(seed, size, styles, **options)
         t0 = time.perf_counter()
         dets = recognizer(scene.image)
         times.append(time.perf_counter() - t0)
@@ -99,7 +99,7 @@ def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print) -> tuple[di
     t = np.asarray(times) * 1000
     metrics = {
         "scenes": len(times), "styles": styles if isinstance(styles, str) else list(styles or []),
-        "seeds": [int(seeds[0]), int(seeds[-1])] if len(seeds) else [],
+        "seeds": [int(seeds[0]), int(seeds[-1])] if len(seeds) else [], "options": options,
         "readable_cards": readable, "read_right": read_right,
         "recall_readable": read_right / max(readable, 1),
         "reported_identities": reported, "wrong_identities": wrong,
