@@ -124,7 +124,7 @@ def test_empty_table_and_face_down_cards_give_no_identity(rec):
 
 
 def test_any_image_size(rec):
-    frame, corners = make_table([("4C", 320, 240, 15)], size=(640, 480), card_h=90)
+    frame, corners = make_table([("4C", 320, 240, 15)], size=(640, 480), card_h=110)
     assert "4C" in rec(frame).codes
     small = cv2.resize(frame, (333, 250))
     rec(small)  # odd size: runs, boxes inside the image

@@ -170,15 +170,17 @@ class Recognizer:
         corners = located.corners.astype(np.float32)
         candidates: list = list(corners)
         if self.config.refine:
-            from sueca.vision.refine import card_shaped, grown, refine_quad
+            from sueca.vision.refine import card_shaped, edge_angle, grown, refine_quad
 
             for i, q in enumerate(corners):
                 r = refine_quad(frame, q)
                 if r is not None:
                     corners[i] = r
                     cands = r[None]
-                else:  # the locator's box is squarer than a card: read it as card-shaped boxes
-                    cands = card_shaped(located.rboxes[i])
+                else:  # the locator's box is squarer than a card and turned a bit: fix both
+                    rb = located.rboxes[i].copy()
+                    rb[4] = edge_angle(frame, rb)
+                    cands = card_shaped(rb)
                 # a printed border or a shadow can shift the found outline: also read it a bit larger
                 candidates[i] = np.concatenate([cands, grown(cands, 1.12)])
         codes, confs = self.read_quads(frame, candidates, exact=not self.config.refine)

@@ -57,11 +57,32 @@ def refine_quad(frame: np.ndarray, quad: np.ndarray, grow: float = 1.6, work_px:
     roi = frame[y0:y1, x0:x1]
     k = min(1.0, work_px / max(roi.shape[:2]))
     small = cv2.resize(roi, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) if k < 1 else roi
+    for mask in _masks(small):
+        q = _fit(mask, quad, ctr, size, k, x0, y0)
+        if q is not None:
+            return q
+    return None
+
+
+def _masks(small: np.ndarray):
+    """Candidate card masks of a region: unlike the table around it, then bright card stock."""
+    # 1. differs from the table (the region's rim is mostly table): keeps printed borders
+    rim = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]).astype(np.float32)
+    table = np.median(rim, axis=0)
+    spread = float(np.median(np.linalg.norm(rim - table, axis=1)))
+    dist = np.linalg.norm(small.astype(np.float32) - table, axis=2)
+    dist = cv2.GaussianBlur(dist, (3, 3), 0)
+    yield ((dist > max(45.0, 3.0 * spread)).astype(np.uint8) * 255)
+    # 2. card stock: bright and grey-ish; "whiteness" high on stock, low on coloured or dark tables
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    # card stock: bright and grey-ish; "whiteness" high on stock, low on coloured or dark tables
     white = cv2.subtract(small.min(axis=2), (hsv[:, :, 1] // 3).astype(np.uint8))
     white = cv2.GaussianBlur(white, (3, 3), 0)
     _, mask = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    yield mask
+
+
+def _fit(mask: np.ndarray, quad: np.ndarray, ctr: np.ndarray, size: float, k: float, x0: int, y0: int):
+    """The card quad in ``mask`` around the located box, or ``None`` when it does not look like one card."""
     # pips and indices are holes in the stock: close them, then fill every outer contour
     kern = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, kern)
@@ -131,3 +152,50 @@ def grown(quads: np.ndarray, factor: float) -> np.ndarray:
     q = np.asarray(quads, np.float32)
     c = q.mean(axis=1, keepdims=True)
     return (c + (q - c) * factor).astype(np.float32)
+
+
+def edge_angle(frame: np.ndarray, rbox: np.ndarray, search_deg: float = 30.0, work_px: int = 128) -> float:
+    """The box angle (radians) corrected to the card's own straight edges.
+
+    Card outlines are the strongest straight edges around a located card; their
+    orientation (modulo 90 degrees) is the peak of the gradient-angle histogram
+    in a band around the box. Only peaks within ``search_deg`` of the locator's
+    angle count, so a striped tablecloth cannot pull the box far.
+    """
+    from sueca.vision.onnx_backend import rbox_corners
+
+    rb = np.asarray(rbox, np.float32).reshape(5)
+    quad = rbox_corners(rb[None])[0]
+    h, w = frame.shape[:2]
+    ctr = quad.mean(axis=0)
+    half = 1.4 * np.abs(quad - ctr).max()
+    x0, y0 = int(max(0, ctr[0] - half)), int(max(0, ctr[1] - half))
+    x1, y1 = int(min(w, ctr[0] + half + 1)), int(min(h, ctr[1] + half + 1))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return float(rb[4])
+    roi = frame[y0:y1, x0:x1]
+    k = min(1.0, work_px / max(roi.shape[:2]))
+    grey = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    if k < 1:
+        grey = cv2.resize(grey, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    grey = grey.astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    # a band around the box outline, where the card's edges must be
+    q = (quad - [x0, y0]) * k
+    band = np.zeros(grey.shape, np.uint8)
+    c = q.mean(axis=0)
+    cv2.fillPoly(band, [(c + (q - c) * 1.35).astype(np.int32)], 1)
+    cv2.fillPoly(band, [(c + (q - c) * 0.7).astype(np.int32)], 0)
+    wgt = mag * band
+    ang = np.degrees(np.arctan2(gy, gx)) % 90.0
+    hist = np.bincount(np.minimum((ang * 2).astype(np.int64), 179).ravel(), weights=wgt.ravel(), minlength=180)
+    hist = np.convolve(np.concatenate([hist[-3:], hist, hist[:3]]), np.ones(5) / 5, mode="same")[3:-3]
+    a0 = np.degrees(rb[4]) % 90.0
+    bins = (np.arange(180) + 0.5) / 2
+    diff = (bins - a0 + 45) % 90 - 45
+    hist = np.where(np.abs(diff) <= search_deg, hist, 0)
+    if hist.max() <= 0:
+        return float(rb[4])
+    return float(rb[4] + np.radians(diff[int(np.argmax(hist))]))
