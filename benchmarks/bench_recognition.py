@@ -6,8 +6,9 @@ interpreter's venv, PyTorch in ``.venv-train`` when it exists.
 
     .venv/bin/python benchmarks/bench_recognition.py [--frames 30] [--threads N]
 
-Prints, per backend: locator ms, reader ms (crops + CNN + combining), full
-frame ms (median and p90), peak RSS, model files' size; then the ratio.
+Prints, per backend: locator ms, outline refinement ms (OpenCV, same code for
+both), reader ms (crops + CNN + combining), full frame ms (median and p90),
+peak RSS, model files' size; then the ratio.
 """
 
 from __future__ import annotations
@@ -48,16 +49,19 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     rec = load_recognizer(backend=backend, threads=threads)
     for f in frames[:3]:  # warm-up: allocations, kernels
         rec(f)
-    loc_ms, read_ms, tot_ms, ncards = [], [], [], []
+    loc_ms, out_ms, read_ms, tot_ms, ncards = [], [], [], [], []
     for _ in range(repeats):
         for f in frames:
             t0 = time.perf_counter()
             located = rec.locator(f)
             t1 = time.perf_counter()
-            rec.read_quads(f, located.corners)
+            _, cands = rec.outlines(f, located)
             t2 = time.perf_counter()
+            rec.read_quads(f, cands, exact=not rec.config.refine)
+            t3 = time.perf_counter()
             loc_ms.append((t1 - t0) * 1e3)
-            read_ms.append((t2 - t1) * 1e3)
+            out_ms.append((t2 - t1) * 1e3)
+            read_ms.append((t3 - t2) * 1e3)
             t3 = time.perf_counter()
             dets = rec(f)  # the whole call, as the live pipeline makes it
             tot_ms.append((time.perf_counter() - t3) * 1e3)
@@ -70,7 +74,8 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     size = sum((d / f).stat().st_size for f in files)
     return {
         "backend": backend, "frames": len(tot_ms), "cards_per_frame": float(np.mean(ncards)),
-        "locator_ms": float(np.median(loc_ms)), "reader_ms": float(np.median(read_ms)),
+        "locator_ms": float(np.median(loc_ms)), "outline_ms": float(np.median(out_ms)),
+        "reader_ms": float(np.median(read_ms)),
         "total_ms": float(np.median(tot_ms)), "total_p90_ms": float(np.percentile(tot_ms, 90)),
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "model_mb": size / 2**20, "files": files,
@@ -111,15 +116,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(frames)} frames 1280x960, 4-8 face-up cards each, {args.repeats} passes, "
           f"threads={args.threads or 'default'}, {os.cpu_count()} CPUs")
     rows = [("cards found / frame", "cards_per_frame", "{:.1f}"), ("locator ms (median)", "locator_ms", "{:.1f}"),
+            ("outline refine ms (median)", "outline_ms", "{:.1f}"),
             ("reader ms (median)", "reader_ms", "{:.1f}"), ("full frame ms (median)", "total_ms", "{:.1f}"),
             ("full frame ms (p90)", "total_p90_ms", "{:.1f}"), ("peak RSS MB", "peak_rss_mb", "{:.0f}"),
             ("model files MB", "model_mb", "{:.1f}")]
     names = {"onnx": "ONNX Runtime", "ultralytics": "PyTorch"}
-    print(f"{'':26}" + "".join(f"{names[r['backend']]:>16}" for r in results))
+    print(f"{'':28}" + "".join(f"{names[r['backend']]:>16}" for r in results))
     for label, key, fmt in rows:
-        print(f"{label:26}" + "".join(f"{fmt.format(r[key]):>16}" for r in results))
+        print(f"{label:28}" + "".join(f"{fmt.format(r[key]):>16}" for r in results))
     if len(results) == 2:
-        print(f"{'PyTorch / ONNX (frame)':26}{results[1]['total_ms'] / results[0]['total_ms']:>16.2f}")
+        print(f"{'PyTorch / ONNX (frame)':28}{results[1]['total_ms'] / results[0]['total_ms']:>16.2f}")
     return 0
 
 

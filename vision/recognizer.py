@@ -161,12 +161,8 @@ class Recognizer:
             start += n
         return codes, np.asarray(confs, np.float32)
 
-    def __call__(self, frame: np.ndarray) -> CardDetections:
-        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-            raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
-        located = self.locator(frame)
-        if len(located) == 0:
-            return CardDetections.empty()
+    def outlines(self, frame: np.ndarray, located) -> tuple[np.ndarray, list]:
+        """Card outlines (N, 4, 2) and, per card, the candidate quads the reader tries."""
         corners = located.corners.astype(np.float32)
         candidates: list = list(corners)
         if self.config.refine:
@@ -183,6 +179,15 @@ class Recognizer:
                     cands = card_shaped(rb)
                 # a printed border or a shadow can shift the found outline: also read it a bit larger
                 candidates[i] = np.concatenate([cands, grown(cands, 1.12)])
+        return corners, candidates
+
+    def __call__(self, frame: np.ndarray) -> CardDetections:
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
+            raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
+        located = self.locator(frame)
+        if len(located) == 0:
+            return CardDetections.empty()
+        corners, candidates = self.outlines(frame, located)
         codes, confs = self.read_quads(frame, candidates, exact=not self.config.refine)
         codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
