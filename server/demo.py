@@ -110,7 +110,8 @@ def pipeline_source(feed, stop: threading.Event, cache_dir: str | Path | None = 
     while not stop.is_set():
         source = open_source(str(video), realtime=True)
         pipe = current["pipe"] = Pipeline(source, recognizer, calibration, on_event=feed.on_event,
-                                          on_frame=frame_out, model_name="packaged")
+                                          on_frame=frame_out, model_name="packaged",
+                                          committed=feed.committed)
         try:
             pipe.run()
         except KeyboardInterrupt:

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from sueca.engine import MatchRecord
 from sueca.vision.events import PlayCorrected, PlayEvent, SourceStatus, TrickCleared, TrumpSeen
 
 from .replay import EventRejected
@@ -152,6 +153,11 @@ class LiveFeed:
         except EventRejected as e:
             ref.reject({"card": ev.card, "seat": ev.seat, "t": ev.t, "reason": str(e)}, WHO)
             return "rejected"
+
+    def committed(self) -> MatchRecord:
+        """The live match's record as committed now: the pipeline's single truth
+        (``Pipeline(committed=feed.committed)``); safe to call from any thread."""
+        return self.referee.view().record
 
     # -- camera view -----------------------------------------------------------
     def on_frame(self, jpeg: bytes, size: tuple[int, int], detections=(), index: int = 0,

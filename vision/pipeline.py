@@ -14,6 +14,10 @@ it is (the play detector weighs the seat it sees against that).
 Any iterable of frames with ``image``, ``t`` and ``index`` works as a source
 and any callable ``image -> CardDetections`` as a recognizer, so the
 simulated table of :mod:`sueca.vision.simtable` drives it in tests.
+
+With a dashboard, ``committed`` (a callable returning the referee's
+``MatchRecord``) makes the committed record the single truth: see
+:mod:`sueca.vision.committed`.
 """
 
 from __future__ import annotations
@@ -28,8 +32,10 @@ import numpy as np
 
 from sueca.engine import Card, Hand, MatchRecord, PlayError, Rules
 
+from .committed import FollowsCommitted
 from .events import PlayCorrected, PlayEvent, SourceStatus, TrickCleared, TrumpSeen
 from .play_events import PlayConfig, PlayDetector
+from .prefetch import prefetched
 
 log = logging.getLogger("sueca.vision.pipeline")
 
@@ -46,13 +52,15 @@ class Progress:
     elapsed: float
 
 
-class Pipeline:
+class Pipeline(FollowsCommitted):
     """Iterate it for events; ``record`` / ``record_json()`` hold the game so far.
 
     ``dealer``/``trump`` set the first hand when the camera cannot see the
     turned card; ``set_trump`` does the same at any time (the dashboard).
     ``on_event`` (e.g. a server's live feed) and ``on_progress`` are optional
     callbacks; ``status_every_s`` paces ``SourceStatus`` events (wall clock).
+    ``committed`` (server mode): plays go to ``on_event`` only when the committed
+    record can take them, and turn, trump and played cards follow that record.
     """
 
     def __init__(self, source: Iterable, recognizer: Callable, calibration, rules: Rules | None = None,
@@ -61,7 +69,7 @@ class Pipeline:
                  on_frame: Callable | None = None,
                  on_progress: Callable[[Progress], None] | None = None, progress_every_s: float = 1.0,
                  status_every_s: float = 2.0, model_name: str = "", clock: Callable[[], float] = time.monotonic,
-                 prefetch: int = 0) -> None:
+                 prefetch: int = 0, committed: Callable[[], MatchRecord] | None = None) -> None:
         self.source = source
         self.recognizer = recognizer
         self.calibration = calibration
@@ -91,6 +99,10 @@ class Pipeline:
         self.frames = 0
         self.plays = 0
         self._scaled = False
+        self.committed = committed
+        self._seen: MatchRecord | None = None           # the committed record last followed
+        if committed is not None:
+            self._sync()
         if (dealer is None) != (trump is None):
             raise ValueError("Pipeline: give both dealer and trump, or neither")
         if dealer is not None:
@@ -106,8 +118,12 @@ class Pipeline:
     def set_trump(self, dealer: int, trump: str) -> None:
         """Dealer and trump of the hand waiting for them (or of a new hand)."""
         card = Card.parse(trump)
-        self._start_hand(dealer, card)
         self.detector.set_trump(card.code, dealer)
+        if self.committed is not None:
+            # the referee's record takes it as it takes a trump the camera saw
+            self._served(TrumpSeen(card.code, int(dealer), self._now_t, 1.0))
+            return
+        self._start_hand(dealer, card)
 
     @property
     def turn(self) -> int | None:
@@ -128,6 +144,9 @@ class Pipeline:
                 self.detector.calibration = self.calibration
                 self._scaled = True
             self._now_t = t
+            if self.committed is not None:
+                self._sync()  # the referee may have changed the record since the last frame
+                self._release()
             dets = self.recognizer(image)
             out = self.detector.update(dets, t, index, turn=self.turn,
                                        image=image if isinstance(image, np.ndarray) else None)
@@ -152,32 +171,7 @@ class Pipeline:
     def _frames(self):
         """The source's frames; with ``prefetch`` a thread decodes the next ones while
         this one is recognized (files only: a live source must hand over its newest)."""
-        if not self.prefetch:
-            yield from self.source
-            return
-        import queue
-        import threading
-
-        q: queue.Queue = queue.Queue(maxsize=self.prefetch)
-        done = object()
-
-        def read() -> None:
-            try:
-                for f in self.source:
-                    q.put(f)
-            except BaseException as e:  # handed to the consumer, raised there
-                q.put(e)
-            finally:
-                q.put(done)
-
-        threading.Thread(target=read, name="sueca-decode", daemon=True).start()
-        while True:
-            item = q.get()
-            if item is done:
-                return
-            if isinstance(item, BaseException):
-                raise item
-            yield item
+        return prefetched(self.source, self.prefetch) if self.prefetch else iter(self.source)
 
     def run(self) -> MatchRecord:
         """Process the whole source; returns the record."""
@@ -229,8 +223,6 @@ class Pipeline:
 
     # -- the engine side --------------------------------------------------------
     def _emit(self, ev) -> None:
-        if not isinstance(ev, SourceStatus):
-            self.events.append(ev)
         if self.on_event is not None:
             try:
                 self.on_event(ev)
@@ -240,15 +232,21 @@ class Pipeline:
                 # a consumer that predates corrections: the referee confirms the play there
                 log.info("on_event does not take PlayCorrected; %s left to the referee", ev)
 
-    def _correct(self, ev: PlayCorrected) -> None:
-        """An uncertain play was read after all: put the card in (never a new play)."""
+    def _correct_pending(self, ev: PlayCorrected) -> bool:
+        """True when the corrected play is one still held here (fixed in place)."""
         for k, p in enumerate(self._pending):
             if p.uncertain and abs(p.t - ev.play_t) < 1e-6:
                 if k == 0 and self._blocked:
                     self.resolve_card(ev.card)
                 else:
                     self._pending[k] = replace(p, card=ev.card, uncertain=False)
-                return
+                return True
+        return False
+
+    def _correct(self, ev: PlayCorrected) -> None:
+        """An uncertain play was read after all: put the card in (never a new play)."""
+        if self._correct_pending(ev):
+            return
         h = len(self.record.hands) - 1
         for (hh, i), extra in list(self._flags.items()):
             play = self.record.hands[hh].plays[i] if hh < len(self.record.hands) else None
@@ -266,6 +264,10 @@ class Pipeline:
                 return
 
     def _apply(self, ev) -> None:
+        self.events.append(ev)
+        if self.committed is not None:
+            self._served(ev)
+            return
         self._emit(ev)
         if isinstance(ev, TrumpSeen):
             self.deduce_unknown()
@@ -300,7 +302,7 @@ class Pipeline:
             self._add_or_hold(ev)
 
     def _add_or_hold(self, ev: PlayEvent) -> None:
-        if self._blocked:
+        if self._blocked or (self.committed is not None and (self._hand is None or self._pending)):
             self._pending.append(ev)
         else:
             self._add_play(ev)
@@ -341,6 +343,7 @@ class Pipeline:
         if not ev.card:
             # nobody could read it: the hand waits for the referee to name it (never a
             # guess), and keeps every later play meanwhile
+            self._tell_referee(ev)
             self._blocked = True
             self._pending.append(ev)
             return
@@ -352,6 +355,7 @@ class Pipeline:
                 # a weak reading that cannot be: the card is unknown, and the hand
                 # waits for it to be named (or deduced) rather than lose the turn
                 log.warning("uncertain play %s at t=%.2f is impossible (%s): held", ev.card, ev.t, e)
+                self._tell_referee(ev)
                 self._blocked = True
                 self._pending.append(replace(ev, card=""))
                 return
@@ -359,6 +363,10 @@ class Pipeline:
             # the record; it is kept for the referee
             self.rejected.append((ev, str(e)))
             log.warning("play %s at t=%.2f not recorded: %s", ev.card or "?", ev.t, e)
+            self._tell_referee(ev)
+            return
+        if self.committed is not None:
+            self._commit(ev, card)
             return
         self.record = self.record.add_play(card, ev.seat, round(ev.t, 3))
         key = (len(self.record.hands) - 1, len(self.record.hands[-1].plays) - 1)

@@ -51,13 +51,31 @@ class PlayDetector:
         self._first_rest: dict[int, float] = {}  # track id -> when it was first seen at rest
         self._rest_best: dict[int, str] = {}     # track id -> best reading while at rest there
         self._strays: list[Stray] = []          # unread cards of this trick that left view
+        self._renamed: dict[str, str] = {}      # referee's names of this trick's misread cards
         self._size = CardSize()                   # whole-card area by place in the image
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
     def set_trump(self, card: str, seat: int) -> None:
         """The dashboard or a CLI flag set this hand's trump card and dealer."""
+        if self._trump is not None and self._trump.card == card:
+            return  # already known (maybe seen): keep the track it lies under
         self._trump = OnTable(card, -1, (math.nan, math.nan), -1.0)
+
+    def card_corrected(self, old: str | None, new: str | None) -> None:
+        """The referee changed this hand's played cards: ``old`` read as ``new``
+        (both), a play undone (``new`` None) or a play added by hand (``old`` None).
+        E.g. ``card_corrected("3S", "2S")``: a later real 3S is a new play again."""
+        if old:
+            self._hand_cards.discard(old)
+        if new:
+            self._hand_cards.add(new)
+        if old and new and any(e.card == old for e in self._trick):
+            # the card on the table keeps its place, renamed; the camera may read it
+            # the old way a while yet: that is still this card, not a new play
+            for e in self._trick:
+                e.card, e.uncertain = (new, False) if e.card == old else (e.card, e.uncertain)
+            self._renamed[old] = new
 
     @property
     def trick_cards(self) -> tuple[str, ...]:
@@ -145,6 +163,8 @@ class PlayDetector:
         """A card already played: keep its place in the trick. False when its track
         turned out to be another, new card (then it is a candidate again)."""
         entry = next((e for e in self._trick if e.track_id == tr.id), None)
+        if entry is not None and tr.identity and self._renamed.get(tr.identity) == entry.card:
+            return self._still_played(tr, t, entry, visible_trick)
         if entry is not None and entry.uncertain and tr.identity and \
                 (tr.identity == entry.card or tr.identity not in self._hand_cards):
             # the uncertain play was read after all
@@ -161,6 +181,9 @@ class PlayDetector:
             self._entered.pop(tr.id, None)
             self._first_rest.pop(tr.id, None)
             return False
+        return self._still_played(tr, t, entry, visible_trick)
+
+    def _still_played(self, tr: TrackView, t: float, entry, visible_trick: set) -> bool:
         if entry is not None and tr.visible:
             entry.center, entry.last_seen = tr.center, t
             if self.calibration.is_in_play_area(tr.center):
@@ -256,7 +279,7 @@ class PlayDetector:
         # track lost under a hand) is the same card, not a new play.
         if ident:
             for e in self._trick:
-                if e.card == ident:
+                if e.card in (ident, self._renamed.get(ident)):
                     self._roles[tr.id] = "played"
                     e.track_id, e.center, e.last_seen = tr.id, tr.center, t
                     return None
@@ -370,6 +393,7 @@ class PlayDetector:
     def _close_trick(self) -> None:
         self._trick = []
         self._strays = []
+        self._renamed = {}
         self._gone_since = None
         if self._plays_in_hand >= 40:
             self._start_hand()

@@ -189,7 +189,10 @@ def _served(args, source, recognizer, calibration, opts) -> int:
             if ok:
                 feed.on_frame(buf.tobytes(), (image.shape[1], image.shape[0]), dets, index, t)
 
-        pipe = Pipeline(source, recognizer, calibration, on_event=feed.on_event, on_frame=frame_out, **opts)
+        # the referee's committed record is the truth: corrections on the dashboard
+        # move the pipeline's turn, trump and played cards too
+        pipe = Pipeline(source, recognizer, calibration, on_event=feed.on_event, on_frame=frame_out,
+                        committed=feed.committed, **opts)
         state["pipe"] = pipe
         feed.on_calibration(lambda cal: pipe.set_calibration(Calibration.from_json(cal)))
         try:
