@@ -217,3 +217,21 @@ def test_new_match_on_the_dashboard_is_followed():
     assert len(pipe._pending) == 40 - 11
     assert [len(r.hands[0].plays) for r in pipe.finished_records] == [11]
     assert ref.view().rejected == ()
+
+
+def test_referee_moves_a_play_to_another_seat_and_it_stays():
+    sim = one_hand(27)
+    feed, pipe = served(sim, OracleDetector(seed=27))
+    ref = feed.referee
+    moved = (sim.truth[0].plays[2].seat + 2) % 4
+
+    def act(ev, n):
+        if n == 3:
+            ref.submit("correct_play", {"hand": 0, "index": 2, "seat": moved}, REF)
+
+    drive(pipe, act)
+    want = truth_of(sim)
+    want[2] = (want[2][0], moved)
+    assert plays_of(feed) == want          # the referee's word kept, every later play in
+    mism = ref.view().match.hands[0].seat_mismatches
+    assert [m.play for m in mism] == [2] and ref.view().rejected == ()
