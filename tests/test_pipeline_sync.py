@@ -235,3 +235,36 @@ def test_referee_moves_a_play_to_another_seat_and_it_stays():
     assert plays_of(feed) == want          # the referee's word kept, every later play in
     mism = ref.view().match.hands[0].seat_mismatches
     assert [m.play for m in mism] == [2] and ref.view().rejected == ()
+
+
+class Unread(OracleDetector):
+    """One card unreadable while ``when(t)`` holds (frames at 10 fps)."""
+
+    def __init__(self, code, seed, when):
+        super().__init__(seed=seed)
+        self.code, self.when, self.t = code, when, 0.0
+
+    def __call__(self, cards):
+        d = super().__call__(cards)
+        now, self.t = self.when(self.t), self.t + 0.1
+        if not now or not len(d):
+            return d
+        codes = tuple("" if c == self.code else c for c in d.codes)
+        return CardDetections(d.xyxy, codes, d.confidence, d.locate_confidence, d.corners)
+
+
+def test_camera_fixes_reach_the_referee_once():
+    # read late while it still lies there: one play, corrected, never doubled
+    sim = one_hand(33)
+    late = sim.truth[0].plays[2]
+    feed, pipe = served(sim, Unread(late.card, 33, lambda t: t < late.t_rest + 4.0))
+    drive(pipe, lambda ev, n: None)
+    assert plays_of(feed) == truth_of(sim)
+    # never read: the hand waits, and at the end the one card not seen is deduced
+    sim = one_hand(32)
+    hidden = sim.truth[0].plays[9]
+    feed, pipe = served(sim, Unread(hidden.card, 32, lambda t: True))
+    drive(pipe, lambda ev, n: None)
+    assert plays_of(feed) == truth_of(sim)
+    assert pipe.record_json()["hands"][0]["plays"][9]["uncertain"] is True
+    assert feed.referee.view().meta[0][9].uncertain   # the dashboard asks to confirm it

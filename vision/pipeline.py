@@ -202,7 +202,7 @@ class Pipeline(FollowsCommitted):
             return False
         card = missing.pop()
         first = self._pending[0]
-        self.resolve_card(card.code)
+        self.resolve_card(card.code, uncertain=True)  # the referee still confirms it
         h = len(self.record.hands) - 1
         for i, p in enumerate(self.record.hands[h].plays):
             if p.t is not None and abs(p.t - round(first.t, 3)) < 1e-6 and p.card == card:
@@ -291,14 +291,15 @@ class Pipeline(FollowsCommitted):
         """Plays held back: the first is a card nobody could read, the rest came after it."""
         return list(self._pending) if self._blocked else []
 
-    def resolve_card(self, card: str) -> None:
-        """The referee names the unreadable card; the plays held after it go in."""
+    def resolve_card(self, card: str, uncertain: bool = False) -> None:
+        """The referee names the unreadable card (``uncertain``: deduced, not named);
+        the plays held after it go in."""
         if not self._blocked:
             raise ValueError("resolve_card: no unreadable play is waiting")
         Card.parse(card)
         first, rest = self._pending[0], self._pending[1:]
         self._pending, self._blocked = [], False
-        for ev in [replace(first, card=card, uncertain=False)] + rest:
+        for ev in [replace(first, card=card, uncertain=uncertain)] + rest:
             self._add_or_hold(ev)
 
     def _add_or_hold(self, ev: PlayEvent) -> None:
