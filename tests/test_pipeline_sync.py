@@ -268,3 +268,41 @@ def test_camera_fixes_reach_the_referee_once():
     assert plays_of(feed) == truth_of(sim)
     assert pipe.record_json()["hands"][0]["plays"][9]["uncertain"] is True
     assert feed.referee.view().meta[0][9].uncertain   # the dashboard asks to confirm it
+
+
+class Drop(OracleDetector):
+    """One card not seen until ``until`` (played under a sleeve and swept with it)."""
+
+    def __init__(self, code, seed, until):
+        super().__init__(seed=seed)
+        self.code, self.until, self.t = code, until, 0.0
+
+    def __call__(self, cards):
+        self.t += 0.1
+        return super().__call__([c for c in cards if c.code != self.code or self.t > self.until])
+
+
+def test_missed_last_card_then_next_hand_waits_for_the_referee():
+    rng = random.Random(28)
+    rules = Rules()
+    hands = tuple(random_hand(rng, rules, d, revoke_rate=0.0) for d in (1, 2))
+    sim = simulate(MatchRecord(rules, hands), rng)
+    lost = sim.truth[0].plays[39]
+    feed, pipe = served(sim, Drop(lost.card, 28, until=lost.t_rest + 4.0))
+    ref = feed.referee
+    entered = []
+
+    def act(ev, n):
+        if ref.view().rejected and not entered:
+            # the camera saw the next trump, hand 0 short of a card: the referee
+            # enters the card it missed, and the next hand may begin
+            assert "seen during hand 0" in ref.view().rejected[0]["reason"]
+            assert len(plays_of(feed)) == 39 and pipe.turn is None
+            ref.submit("play", {"card": lost.card, "seat": lost.seat}, REF)
+            entered.append(n)
+
+    drive(pipe, act)
+    assert entered
+    assert plays_of(feed, 0) == truth_of(sim, 0)
+    assert plays_of(feed, 1) == truth_of(sim, 1)
+    assert len(ref.view().rejected) == 1 and not pipe._pending

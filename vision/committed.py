@@ -56,6 +56,16 @@ class FollowsCommitted:
             self.deduce_unknown()
             self._emit(ev)
             self._sync()
+            hand = self._hand
+            if hand is not None and hand.plays and (hand.trump_card.code, hand.dealer) != (ev.card, ev.seat):
+                # the table began another hand before this one was complete here (a
+                # play missed): the new hand's plays wait, and this trump goes again once
+                # the referee completes the hand (or starts one himself)
+                if self._blocked:
+                    self.abandoned.append(list(self._pending))
+                    self._pending, self._blocked = [], False
+                self._next_trump = (ev, len(self.record.hands))
+                self._hand = None
             self._release()
         elif isinstance(ev, PlayCorrected):
             if not self._correct_pending(ev):  # a held play is fixed here, unseen there
@@ -104,8 +114,6 @@ class FollowsCommitted:
         if other:
             self.finished_records.append(old)
             self._flags = {}
-        elif old is not None:
-            self._follow_cards(old, rec)
         if self._blocked and old is not None:
             same = len(rec.hands) == len(old.hands) and not other
             if same and rec.hands and len(rec.hands[-1].plays) > len(old.hands[-1].plays):
@@ -125,8 +133,22 @@ class FollowsCommitted:
         except RecordError as e:  # the service folds only records the engine takes
             log.warning("committed record refused by the engine: %s", e)
             hand = None
+        if old is not None and not other and hand is not None and self._next_trump is None:
+            # only a hand still being played: once it is over the detector has moved on
+            self._follow_cards(old, rec)
         self._hand = hand
-        if hand is not None:
+        if self._next_trump is not None:
+            ev, hands = self._next_trump
+            if other or len(rec.hands) != hands:
+                self._next_trump = None  # the referee started a hand (or match): his stands
+            elif hand is None:
+                self._next_trump = None  # the hand is complete now: the new one can begin
+                self._emit(ev)
+                self._sync()
+                return
+            else:
+                self._hand = None  # still incomplete: the new hand's plays wait
+        if self._hand is not None:
             self.detector.set_trump(hand.trump_card.code, hand.dealer)
 
     def _follow_cards(self, old: MatchRecord, new: MatchRecord) -> None:

@@ -101,6 +101,7 @@ class Pipeline(FollowsCommitted):
         self._scaled = False
         self.committed = committed
         self._seen: MatchRecord | None = None           # the committed record last followed
+        self._next_trump: tuple[TrumpSeen, int] | None = None  # a new hand the record could not start yet
         if committed is not None:
             self._sync()
         if (dealer is None) != (trump is None):
