@@ -8,6 +8,8 @@ the right seats, be accepted, and lose nothing already recorded.
 
 import random
 
+import pytest
+
 from sueca.engine import MatchRecord, Rules, random_hand
 from sueca.server.feed import LiveFeed
 from sueca.server.service import Referee
@@ -306,3 +308,20 @@ def test_missed_last_card_then_next_hand_waits_for_the_referee():
     assert plays_of(feed, 0) == truth_of(sim, 0)
     assert plays_of(feed, 1) == truth_of(sim, 1)
     assert len(ref.view().rejected) == 1 and not pipe._pending
+
+
+@pytest.mark.parametrize("seed", [101, 303])
+def test_whole_games_with_renuncias_are_exact_in_server_mode(seed):
+    # a hand decided by a renúncia still takes the rest of its cards, and the next
+    # hand starts clean: nothing of one hand spills into the other
+    rng = random.Random(seed)
+    rules = Rules(target=100)
+    hands = tuple(random_hand(rng, rules, (seed + k) % 4, revoke_rate=0.1) for k in range(2))
+    sim = simulate(MatchRecord(rules, hands), rng)
+    feed, pipe = served(sim, OracleDetector(seed=seed))
+    feed.referee.submit("rules", {"rules": {"target": 100}}, REF)
+    pipe.run()
+    view = feed.referee.view()
+    assert any(h.decided_by is not None for h in view.match.hands)
+    assert [plays_of(feed, 0), plays_of(feed, 1)] == [truth_of(sim, 0), truth_of(sim, 1)]
+    assert view.rejected == () and not pipe._pending

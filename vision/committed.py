@@ -128,11 +128,13 @@ class FollowsCommitted:
         self._flags = {k: v for k, v in self._flags.items()
                        if k[0] < len(rec.hands) and k[1] < len(rec.hands[k[0]].plays)}
         try:
-            match = Match(rec)
-            hand = match.current_hand if match.winner is None else None
+            last = Match(rec).hands[-1] if rec.hands else None
         except RecordError as e:  # the service folds only records the engine takes
             log.warning("committed record refused by the engine: %s", e)
-            hand = None
+            last = None
+        # a hand decided by a renúncia still takes the rest of its forty cards (as
+        # offline); after a match is won the service refuses them, with an alert
+        hand = last if last is not None and not last.all_played else None
         if old is not None and not other and hand is not None and self._next_trump is None:
             # only a hand still being played: once it is over the detector has moved on
             self._follow_cards(old, rec)
@@ -141,7 +143,7 @@ class FollowsCommitted:
             ev, hands = self._next_trump
             if other or len(rec.hands) != hands:
                 self._next_trump = None  # the referee started a hand (or match): his stands
-            elif hand is None:
+            elif last is None or last.is_over:
                 self._next_trump = None  # the hand is complete now: the new one can begin
                 self._emit(ev)
                 self._sync()
