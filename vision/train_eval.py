@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 
+import cv2
 import numpy as np
 
 from sueca.vision.classes import CARD_CLASS, CARD_CODES
@@ -34,12 +35,35 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def match(dets, cards, min_iou: float = 0.45) -> list[tuple[int, int]]:
-    """Greedy (detection, card) pairs by box IoU; cards are all cards of the scene (backs too)."""
-    pairs = []
-    cand = [(_iou(dets.xyxy[i], _box(c.corners)), i, j) for i in range(len(dets)) for j, c in enumerate(cards)]
-    used_d, used_c = set(), set()
-    for iou, i, j in sorted(cand, reverse=True):
+def _poly_iou(a: np.ndarray, b: np.ndarray) -> float:
+    a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
+    b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match(dets, cards, min_iou: float = 0.45, same_code_iou: float = 0.3) -> list[tuple[int, int]]:
+    """(detection, card) pairs; cards are all cards of the scene (backs too).
+
+    Outline IoU (the detections' quads against the true card outlines). In
+    piles a reading's outline can overlap a neighbour more than its own card:
+    a detection first pairs with the face-up card of the code it read when
+    they overlap by ``same_code_iou``; then the rest pair greedily by IoU.
+    """
+    quads = dets.corners if dets.corners is not None else np.stack(
+        [np.array([[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]) for b in dets.xyxy]) if len(dets) else []
+    ious = {(i, j): _poly_iou(quads[i], c.corners) for i in range(len(dets)) for j, c in enumerate(cards)
+            if _iou(dets.xyxy[i], _box(c.corners)) > 0}
+    pairs, used_d, used_c = [], set(), set()
+    for i, code in enumerate(dets.codes):
+        for j, c in enumerate(cards):
+            if c.face_up and c.code == code and ious.get((i, j), 0.0) >= same_code_iou and j not in used_c:
+                pairs.append((i, j))
+                used_d.add(i)
+                used_c.add(j)
+                break
+    for iou, i, j in sorted(((v, i, j) for (i, j), v in ious.items()), reverse=True):
         if iou < min_iou:
             break
         if i in used_d or j in used_c:

@@ -57,30 +57,39 @@ def setup_ultralytics(config_dir: str | Path) -> Path:
     return config_dir
 
 
+#: Augmentation of the table scenes: cards lie at any rotation, light varies.
+AUGMENT = dict(degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=1.0, scale=0.5, translate=0.1,
+               hsv_h=0.02, hsv_s=0.6, hsv_v=0.5)
+
+
 def train_locator(data_yaml: str | Path, out_dir: str | Path, epochs: int, imgsz: int = 320, batch: int = 16,
                   workers: int = 2, model_yaml: str = "yolo11n-obb.yaml", seed: int = 0, fraction: float = 1.0,
-                  close_mosaic: int = 3, patience: int = 100) -> Path:
-    """Train from scratch; returns the path of the best checkpoint."""
+                  close_mosaic: int = 3, patience: int = 100, name: str = "locator", **overrides) -> Path:
+    """Train (from scratch, or from the checkpoint ``model_yaml`` names); returns the best checkpoint."""
     out_dir = Path(out_dir).resolve()
     setup_ultralytics(out_dir / "yolo_config")
     from ultralytics import YOLO
 
     model = YOLO(model_yaml)
     t0 = time.time()
-    model.train(
-        data=str(Path(data_yaml).resolve()), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
-        device="cpu", project=str(out_dir), name="locator", exist_ok=True, seed=seed, deterministic=False,
-        pretrained=False, amp=False, plots=False, verbose=False, fraction=fraction, patience=patience,
-        close_mosaic=close_mosaic, cache="ram",
-        # Cards on a table: any rotation, no vertical flips of the scene needed beyond these.
-        degrees=180.0, fliplr=0.5, flipud=0.5, mosaic=1.0, scale=0.5, translate=0.1,
-        hsv_h=0.02, hsv_s=0.6, hsv_v=0.5,
-    )
-    best = out_dir / "locator" / "weights" / "best.pt"
+    model.train(**{
+        **dict(data=str(Path(data_yaml).resolve()), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
+               device="cpu", project=str(out_dir), name=name, exist_ok=True, seed=seed, deterministic=False,
+               pretrained=not str(model_yaml).endswith(".yaml"), amp=False, plots=False, verbose=False,
+               fraction=fraction, patience=patience, close_mosaic=close_mosaic, cache="ram"),
+        **AUGMENT, **overrides})
+    best = out_dir / name / "weights" / "best.pt"
     if not best.is_file():
-        best = out_dir / "locator" / "weights" / "last.pt"
-    (out_dir / "locator" / "train_seconds.txt").write_text(f"{time.time() - t0:.1f}\n")
+        best = out_dir / name / "weights" / "last.pt"
+    (out_dir / name / "train_seconds.txt").write_text(f"{time.time() - t0:.1f}\n")
     return best
+
+
+def finetune_locator(last_pt: str | Path, data_yaml: str | Path, out_dir: str | Path, epochs: int,
+                     imgsz: int = 320, batch: int = 16, seed: int = 1) -> Path:
+    """Continue training from ``last_pt`` with a fresh, lower learning-rate schedule (no warm-up)."""
+    return train_locator(data_yaml, out_dir, epochs, imgsz, batch, model_yaml=str(last_pt), seed=seed,
+                         name="locator_ft", lr0=0.004, warmup_epochs=0)
 
 
 def export_locator(pt: str | Path, imgsz: tuple[int, int], out_path: str | Path, config_dir: str | Path) -> Path:
