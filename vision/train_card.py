@@ -30,7 +30,7 @@ Two ONNX models read the cards of one camera frame (`sueca.vision.recognizer`):
 | file | what | input | size |
 |---|---|---|---|
 | `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
-| `reader.onnx` | small CNN: reads a rectified corner index, 52 cards + "no readable index" | Nx1x48x36 grey crop | {size_kb.get('reader.onnx', '?')} KB |
+| `reader.onnx` | small CNN: reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
 | `recognizer.json` | classes, crop geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
 | `locator.pt`, `reader.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |
 
@@ -53,7 +53,8 @@ the reader sees {preset.jitters} corner-crop pairs per face-up card cut with a s
 locator {preset.locator_epochs} epochs at imgsz {preset.imgsz}, batch {preset.batch}{ft}; reader {preset.reader_epochs} epochs
 on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes.
 
-Training time on this machine ({cfg.info.get('hardware', '?')}; 2 CPU cores shared with other jobs):
+Training time, wall clock per step on this machine (2 x86_64 CPU cores, no GPU, shared with
+other jobs while it ran; figures of the steps as they ran, resumed steps keep their time):
 data {t.get('data_s', 0) / 60:.1f} min, reader {t.get('reader_s', 0) / 60:.1f} min,
 locator {t.get('locator_s', 0) / 60:.1f} min, evaluation {t.get('eval_s', 0) / 60:.1f} min.
 
