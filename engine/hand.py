@@ -296,6 +296,8 @@ class Hand:
 
     def decide(self, seat: int, trick: int, confirm: bool) -> None:
         """Claim mode: confirm or dismiss the proven renúncia of ``seat`` in ``trick``."""
+        if self.rules.renuncia != "claim":
+            raise PlayError("renúncias are decided by hand only in claim mode (renuncia: claim)")
         match = [r for r in self.renuncias if r.seat == seat and r.trick == trick]
         if not match:
             raise PlayError(f"no proven renúncia of seat {seat} in trick {trick}")

@@ -209,3 +209,17 @@ def test_match_carries_the_tie_bonus_across_hands():
     assert last.bonus_used == ties_before >= 1
     assert last.riscos[last.winner] == {"points": 0, "capote": 4, "pente": 4, "renuncia": 4}.get(last.outcome, 0) \
         + ties_before + (0 if last.outcome != "points" else (1 if max(m.hands[-1].points) <= 90 else 2))
+
+
+def test_incremental_decision_in_claim_mode_matches_the_record_decision():
+    h = play_all(new_hand(Rules(renuncia="claim")), f"{T0} {T1_REVOKE} {T2_PROOF}")
+    h.decide(1, 1, True)
+    assert h.result().riscos == (4, 0) and h.is_over
+    h.decide(1, 1, False)
+    assert h.decided_by is None and not h.is_over
+    with pytest.raises(PlayError, match="no proven renúncia of seat 2"):
+        h.decide(2, 1, True)
+    auto = play_all(new_hand(), f"{T0} {T1_REVOKE} {T2_PROOF}")
+    with pytest.raises(PlayError, match="only in claim mode"):
+        auto.decide(1, 1, False)
+    assert auto.result().riscos == (4, 0)
