@@ -39,7 +39,9 @@ class TorchLocator:
 
         from sueca.vision.train_locator import setup_ultralytics
 
-        # ultralytics writes settings on import: keep them in a scratch folder, offline
+        # ultralytics writes settings on import: keep them in a scratch folder, offline, and
+        # keep its log lines off stdout (sueca detect prints JSON lines there)
+        os.environ.setdefault("YOLO_VERBOSE", "False")
         setup_ultralytics(os.environ.get("YOLO_CONFIG_DIR") or Path(tempfile.gettempdir()) / "sueca_yolo_config")
         from ultralytics import YOLO
 
