@@ -48,7 +48,7 @@ PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
     "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4),
     # what fits beside other jobs on 2 shared cores in well under an hour
-    "quick": Preset("quick", 800, 120, 200, 16, 10, reader_extra_scenes=700, locator_finetune_epochs=(10, 12)),
+    "quick": Preset("quick", 800, 120, 200, 16, 10, reader_extra_scenes=700, locator_finetune_epochs=(10, 12, 12)),
     # <= 75 min on the 2-core machine alone
     "default": Preset("default", 1400, 200, 300, 16, 10, reader_extra_scenes=800),
     # for a GPU or a long night
