@@ -82,3 +82,37 @@ def test_demo_falls_back_to_the_simulated_table_when_the_pipeline_cannot_run(tmp
     state = feed.referee.state()
     assert state["hand"]["plays"] >= 1
     assert "recognizer.json" in state["status"]["last_error"]
+
+
+def test_demo_referees_the_rendered_game_through_the_real_pipeline(tmp_path, monkeypatch):
+    """The README's first command on a fresh machine: the demo video is rendered,
+    read by the committed model, tracked, scored and pushed, with no card invented."""
+    import json
+
+    from sueca.server.demo import pipeline_available
+
+    assert pipeline_available(), "the packaged recognizer must be committed"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing cached: render it now
+    port = free_port()
+    t0 = time.monotonic()
+    proc = spawn(tmp_path / "data", port, command="demo", extra=("--source", "pipeline"))
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as c:
+            state = c.get("/api/state").json()
+            while time.monotonic() - t0 < 120 and not (state["hand"] and state["hand"]["plays"] >= 4):
+                time.sleep(0.5)
+                state = c.get("/api/state").json()
+            seen = time.monotonic() - t0
+            assert state["hand"] and state["hand"]["plays"] >= 4, f"no plays from the pipeline: {state['status']}"
+            assert state["status"]["model"] == "packaged" and not state["status"]["last_error"]
+            record = c.get(f"/api/matches/{state['match']['id']}/record.json").json()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=15)
+    truth = json.loads((tmp_path / "cache" / "sueca" / "demo-game" / "truth.json").read_text())
+    first = truth["hands"][0]
+    played = [p["card"] if isinstance(p, dict) else p for p in record["hands"][0]["plays"]]
+    truth_cards = {p["card"] if isinstance(p, dict) else p for p in first["plays"]}
+    assert record["hands"][0]["trump_card"] == first["trump_card"]
+    assert set(played) <= truth_cards, f"cards the demo game never showed: {set(played) - truth_cards}"
+    print(f"first four plays of the rendered demo game {seen:.1f} s after `sueca demo` started")
