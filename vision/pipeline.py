@@ -5,11 +5,12 @@ them into events (:class:`~sueca.vision.play_events.PlayDetector`), and keeps
 the game record up to date with the rules engine, which also says whose turn
 it is (the play detector weighs the seat it sees against that).
 
->>> from sueca.vision.pipeline import Pipeline                    # doctest: +SKIP
->>> pipe = Pipeline(open_source("game.mp4"), load_recognizer(), calibration)
->>> for event in pipe:                                             # PlayEvent, TrumpSeen, ...
-...     print(event)
->>> pipe.record_json()                                             # interfaces.md game record
+Usage (needs a video, a model and a calibration, so not a doctest)::
+
+    pipe = Pipeline(open_source("game.mp4"), load_recognizer(), calibration)
+    for event in pipe:                  # PlayEvent, TrumpSeen, ...
+        print(event)
+    pipe.record_json()                  # interfaces.md game record
 
 Any iterable of frames with ``image``, ``t`` and ``index`` works as a source
 and any callable ``image -> CardDetections`` as a recognizer, so the
