@@ -39,14 +39,15 @@ class Match:
                 hand = Hand(self.rules, hr.dealer, hr.trump_card, hr.leader, dict(hr.decisions))
             except PlayError as e:
                 raise RecordError(str(e), h) from None
-            for i, p in enumerate(hr.plays):
+            play, mismatches = hand.play, hand.seat_mismatches
+            for i, (card, seat, t) in enumerate(hr.plays):
                 try:
-                    hand.play(p.card, p.seat, p.t)
+                    play(card, seat, t)
                 except PlayError as e:
                     raise RecordError(str(e), h, i) from None
-                if strict and hand.seat_mismatches:
-                    mm = hand.seat_mismatches[0]
-                    raise RecordError(f"seat {mm.seen} played {p.card} on seat {mm.expected}'s turn", h, i)
+                if strict and mismatches:
+                    mm = mismatches[0]
+                    raise RecordError(f"seat {mm.seen} played {card} on seat {mm.expected}'s turn", h, i)
             for (seat, trick), _ in hr.decisions:
                 if not any(r.seat == seat and r.trick == trick for r in hand.renuncias):
                     raise RecordError(f"decision on a renúncia of seat {seat} in trick {trick} that was never proven", h)

@@ -28,6 +28,9 @@ VARIANTS: dict[str, tuple] = {
 }
 
 
+_FROM_DICT: dict[tuple, "Rules"] = {}
+
+
 class RulesError(ValueError):
     """An unknown variant name or value."""
 
@@ -71,13 +74,26 @@ class Rules:
     def from_dict(cls, data: dict | None) -> "Rules":
         """Rules from the record's ``rules`` object; missing keys take defaults."""
         if data is None:
-            return cls()
+            data = {}
         if not isinstance(data, dict):
             raise RulesError(f"rules: expected an object, got {type(data).__name__}")
+        # Records of one table repeat the same rules: reuse the validated value.
+        # The key carries each value's type, so that True never passes for 1.
+        try:
+            key = tuple(sorted((k, type(v).__name__, v) for k, v in data.items()))
+            hash(key)
+        except TypeError:
+            key = None
+        cached = _FROM_DICT.get(key) if key is not None else None
+        if cached is not None:
+            return cached
         unknown = sorted(set(data) - set(VARIANTS))
         if unknown:
             raise RulesError(f"rules: unknown variant {unknown[0]!r} (known: {', '.join(VARIANTS)})")
-        return cls(**data)
+        rules = cls(**data)
+        if key is not None and len(_FROM_DICT) < 512:
+            _FROM_DICT[key] = rules
+        return rules
 
     def to_dict(self) -> dict:
         """Every variant, explicit, in the record's key order."""

@@ -87,3 +87,13 @@ def test_every_variant_value_is_accepted_and_round_trips():
 def test_bad_rules_are_clear_errors(data, msg):
     with pytest.raises(RulesError, match=msg):
         Rules.from_dict(data)
+
+
+def test_rules_from_dict_reuses_values_but_never_confuses_types():
+    assert Rules.from_dict({"target": 5}) is Rules.from_dict({"target": 5})
+    assert Rules.from_dict({"pente": True}).pente is True
+    assert Rules.from_dict({"target": 1}).target == 1
+    with pytest.raises(RulesError, match="rules.target"):
+        Rules.from_dict({"target": True})
+    with pytest.raises(RulesError, match="rules.capote"):
+        Rules.from_dict({"capote": ["all_tricks"]})
