@@ -29,10 +29,12 @@ class FrameIndexOracle:
         return CardDetections(d.xyxy / SCALE, d.codes, d.confidence, d.locate_confidence, d.corners / SCALE)
 
 
-def test_run_no_server_writes_the_record(tmp_path, monkeypatch, capsys):
-    rng = random.Random(42)
+def simulated_frames(tmp_path, seed: int, dealer: int):
+    """One simulated hand written as a folder of frames; each frame's first pixel
+    encodes its index, which FrameIndexOracle reads back."""
+    rng = random.Random(seed)
     rules = Rules()
-    sim = simulate(MatchRecord(rules, (random_hand(rng, rules, 2),)), rng)
+    sim = simulate(MatchRecord(rules, (random_hand(rng, rules, dealer),)), rng)
     frames = []
     src = tmp_path / "frames"
     src.mkdir()
@@ -41,6 +43,11 @@ def test_run_no_server_writes_the_record(tmp_path, monkeypatch, capsys):
         img = np.full((48, 64, 3), 90, np.uint8)
         img[0, 0] = (i % 250 + 1, i // 250 + 1, 7)
         cv2.imwrite(str(src / f"f{i:05d}.png"), img)
+    return sim, frames, src
+
+
+def test_run_no_server_writes_the_record(tmp_path, monkeypatch, capsys):
+    sim, frames, src = simulated_frames(tmp_path, seed=42, dealer=2)
     monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 42))
     cal = tmp_path / "cal.json"
     sim.calibration.save(cal)
@@ -67,17 +74,7 @@ def test_run_with_server_feeds_the_dashboard(tmp_path, monkeypatch):
     from sueca.server.service import Referee
     from sueca.server.store import Store
 
-    rng = random.Random(7)
-    rules = Rules()
-    sim = simulate(MatchRecord(rules, (random_hand(rng, rules, 1),)), rng)
-    frames = []
-    src = tmp_path / "frames"
-    src.mkdir()
-    for i, t, cards in sim.frames():
-        frames.append(cards)
-        img = np.full((48, 64, 3), 90, np.uint8)
-        img[0, 0] = (i % 250 + 1, i // 250 + 1, 7)
-        cv2.imwrite(str(src / f"f{i:05d}.png"), img)
+    sim, frames, src = simulated_frames(tmp_path, seed=7, dealer=1)
     monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 7))
     feeds = []
 

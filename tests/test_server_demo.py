@@ -9,16 +9,22 @@ import httpx
 from sueca.server.runner import free_port, spawn
 
 
+def wait_for_plays(client, t0: float, plays: int, limit_s: float) -> dict:
+    """Poll the live state until the current hand has ``plays`` plays or time runs out."""
+    state = client.get("/api/state").json()
+    while time.monotonic() - t0 < limit_s and not (state["hand"] and state["hand"]["plays"] >= plays):
+        time.sleep(0.2)
+        state = client.get("/api/state").json()
+    return state
+
+
 def test_demo_serves_a_game_being_played(tmp_path):
     port = free_port()
     t0 = time.monotonic()
     proc = spawn(tmp_path, port, command="demo", extra=("--source", "simulated", "--interval", "0.2"))
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as c:
-            state = c.get("/api/state").json()
-            while time.monotonic() - t0 < 60 and not (state["hand"] and state["hand"]["plays"] >= 5):
-                time.sleep(0.2)
-                state = c.get("/api/state").json()
+            state = wait_for_plays(c, t0, plays=5, limit_s=60)
             seen = time.monotonic() - t0
             assert state["hand"]["plays"] >= 5, "no game after a minute"
             assert state["players"] == ["Ana", "Rui", "Inês", "Zé"]
@@ -98,10 +104,7 @@ def test_demo_referees_the_rendered_game_through_the_real_pipeline(tmp_path, mon
     proc = spawn(tmp_path / "data", port, command="demo", extra=("--source", "pipeline"))
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as c:
-            state = c.get("/api/state").json()
-            while time.monotonic() - t0 < 120 and not (state["hand"] and state["hand"]["plays"] >= 4):
-                time.sleep(0.5)
-                state = c.get("/api/state").json()
+            state = wait_for_plays(c, t0, plays=4, limit_s=120)
             seen = time.monotonic() - t0
             assert state["hand"] and state["hand"]["plays"] >= 4, f"no plays from the pipeline: {state['status']}"
             assert state["status"]["model"] == "packaged" and not state["status"]["last_error"]
