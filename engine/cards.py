@@ -38,13 +38,6 @@ class Suit(Enum):
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
 
-    @classmethod
-    def parse(cls, code: str) -> "Suit":
-        try:
-            return cls(code)
-        except ValueError:
-            raise ValueError(f"unknown suit {code!r} (expected one of S, H, D, C)") from None
-
 
 _SUIT_INDEX = {s: i for i, s in enumerate(Suit)}
 _SUIT_NAMES = {

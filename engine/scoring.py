@@ -34,10 +34,6 @@ class HandResult:
     bonus_used: int = 0
     bonus_after: int = 0
 
-    @property
-    def decided(self) -> bool:
-        return self.outcome not in ("in_progress", "tie")
-
 
 def score_hand(rules: Rules, points: tuple[int, int], tricks_won: tuple[int, int], complete: bool,
                renuncia: "Renuncia | None" = None, bonus: int = 0) -> HandResult:
