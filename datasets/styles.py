@@ -114,15 +114,69 @@ STYLES: tuple[DeckStyle, ...] = (
 
 #: Styles reserved for a held-out test split (never drawn for training scenes).
 TEST_STYLES: tuple[str, ...] = ("test_pt_serif", "test_light_sans")
-TRAIN_STYLES: tuple[str, ...] = tuple(s.name for s in STYLES if s.name not in TEST_STYLES)
+
+#: Typefaces a generated deck may print its index in: the upright faces of the
+#: Debian font packages, less those of the held-out styles (their fonts stay unseen).
+GENERATED_FONTS: tuple[str, ...] = (
+    "C059-Bold.otf", "C059-Roman.otf", "P052-Bold.otf", "P052-Roman.otf", "NimbusRoman-Bold.otf",
+    "NimbusRoman-Regular.otf", "NimbusSans-Bold.otf", "NimbusSans-Regular.otf", "NimbusSansNarrow-Bold.otf",
+    "NimbusSansNarrow-Regular.otf", "NimbusMonoPS-Bold.otf", "URWBookman-Demi.otf", "URWBookman-Light.otf",
+    "URWGothic-Book.otf", "URWGothic-Demi.otf", "FreeSans.ttf", "FreeSansBold.ttf", "FreeSerif.ttf",
+    "FreeSerifBold.ttf", "FreeMonoBold.ttf", "LiberationSans-Bold.ttf", "LiberationSans-Regular.ttf",
+    "LiberationSansNarrow-Bold.ttf", "LiberationSansNarrow-Regular.ttf", "LiberationSerif-Bold.ttf",
+    "LiberationSerif-Regular.ttf", "LiberationMono-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSansMono-Bold.ttf", "DejaVuSerif-Bold.ttf",
+)
+#: How many generated decks join the training styles (``gen000`` ...).
+GENERATED_STYLES = 48
+_SUIT_SETS = ({"S": BLACK, "H": RED, "D": RED, "C": BLACK}, {"S": BLACK, "H": DARK_RED, "D": DARK_RED, "C": BLACK},
+              FOUR_COLOUR, FOUR_COLOUR_EU)
+
+
+def generated_style(k: int) -> DeckStyle:
+    """Deck ``gen{k:03d}``: typeface, index size and place, colours and art drawn from ``k``.
+
+    Real decks differ most in the index's typeface and size; a reader that saw a
+    few dozen of them reads a deck it never saw, where a handful of hand-made
+    decks teach it those fonts only. Pip and court art variants of the
+    held-out styles (3) are not used.
+
+    >>> generated_style(3) == generated_style(3), generated_style(3).name
+    (True, 'gen003')
+    """
+    import random
+
+    r = random.Random(7_700_000 + k)
+    fonts = tuple(r.sample(GENERATED_FONTS, 2))
+    stock = tuple(int(v) for v in (r.randint(210, 252), r.randint(228, 252), r.randint(236, 254)))
+    return DeckStyle(
+        f"gen{k:03d}", fonts=fonts, index_scale=round(r.uniform(0.09, 0.165), 3),
+        letters="pt" if r.random() < 0.35 else "en", suit_colours=dict(r.choice(_SUIT_SETS[:2] * 3 + _SUIT_SETS[2:])),
+        pip_variant=r.randrange(3), stock=stock, border=(r.choice([None, None, (90, 90, 90), (60, 60, 170)])),
+        aspect=round(r.uniform(0.63, 0.72), 3), index_margin=round(r.uniform(0.025, 0.05), 3),
+        court_split=r.choice(["diagonal", "horizontal"]), court_palette=r.randrange(3),
+        back_pattern=r.choice(["diamonds", "lattice", "stripes", "rings", "logo", "dots"]),
+        back_colour=tuple(int(v) for v in (r.randint(20, 160), r.randint(20, 130), r.randint(20, 180))),
+        index_suit_scale=round(r.uniform(0.6, 0.9), 3), condensed=round(r.uniform(0.78, 1.08), 3))
+
+
+TRAIN_STYLES: tuple[str, ...] = tuple(s.name for s in STYLES if s.name not in TEST_STYLES) + tuple(
+    f"gen{k:03d}" for k in range(GENERATED_STYLES))
 
 _BY_NAME = {s.name: s for s in STYLES}
+
+
+@functools.lru_cache(maxsize=None)
+def _generated(k: int) -> DeckStyle:
+    return generated_style(k)
 
 
 def get_style(name: str | DeckStyle) -> DeckStyle:
     """The style called ``name`` (a DeckStyle is returned as is)."""
     if isinstance(name, DeckStyle):
         return name
+    if name.startswith("gen") and name[3:].isdigit():
+        return _generated(int(name[3:]))
     try:
         return _BY_NAME[name]
     except KeyError:
@@ -144,11 +198,11 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
     Real-deck styles whose art is not cached are left out of the named groups.
     """
     if styles is None or styles == "train":
-        return tuple(_BY_NAME[n] for n in TRAIN_STYLES if usable(_BY_NAME[n]))
+        return tuple(get_style(n) for n in TRAIN_STYLES if usable(get_style(n)))
     if styles == "test":
         return tuple(_BY_NAME[n] for n in TEST_STYLES if usable(_BY_NAME[n]))
     if styles == "all":
-        return tuple(s for s in STYLES if usable(s))
+        return tuple(s for s in STYLES if usable(s)) + tuple(get_style(n) for n in TRAIN_STYLES if n.startswith("gen"))
     if isinstance(styles, (str, DeckStyle)):
         styles = [styles]
     out = tuple(get_style(s) for s in styles)

@@ -77,7 +77,8 @@ class LiveFeed:
         if isinstance(event, SourceStatus):
             self.referee.set_status({"connected": event.connected, "fps": round(float(event.fps), 1),
                                      "frames": int(event.frames), "model": event.model,
-                                     "last_error": event.last_error or self.last_error, "t": event.t})
+                                     "last_error": event.last_error or self.last_error, "t": event.t,
+                                     "held": int(event.held), "held_t": event.held_t})
             return "status"
         raise TypeError(f"LiveFeed.on_event: not a pipeline event: {type(event).__name__}")
 

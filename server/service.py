@@ -28,7 +28,8 @@ from .store import Event, Store
 from .view import build_state
 
 KEEP_SNAPSHOT_MATCHES = 30
-NO_STATUS = {"connected": False, "fps": 0.0, "frames": 0, "model": "", "last_error": "", "source": ""}
+NO_STATUS = {"connected": False, "fps": 0.0, "frames": 0, "model": "", "last_error": "", "source": "",
+             "held": 0, "held_t": None}
 
 
 class UnknownMatch(LookupError):

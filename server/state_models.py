@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Out(BaseModel):
@@ -110,6 +110,9 @@ class SourceStatusOut(_Out):
     last_error: str
     source: str = ""
     t: float = 0.0
+    held: int = Field(0, description="plays the camera holds back behind a card nobody could read; "
+                                     "a manual play of that card lets them in")
+    held_t: float | None = Field(None, description="source time (s) at which the unread card was played")
 
 
 class StateOut(_Out):

@@ -91,3 +91,49 @@ def test_run_with_server_feeds_the_dashboard(tmp_path, monkeypatch):
     served = feeds[0].referee.view().match.record.to_json()["hands"][0]["plays"]
     assert [p["card"] for p in served] == [p.card for p in sim.truth[0].plays]
     assert feeds[0].frame() is not None       # the dashboard's camera view got pictures
+
+
+def test_run_rules_go_to_the_dashboards_match(tmp_path, monkeypatch):
+    import threading
+    from types import SimpleNamespace
+
+    from sueca.server.feed import LiveFeed
+    from sueca.server.service import Referee
+    from sueca.server.store import Store
+
+    sim, frames, src = simulated_frames(tmp_path, seed=7, dealer=1)
+    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 7))
+    referees = []
+
+    def fake_serve(data_dir, host, port, source=None, setup=None, **kw):
+        ref = Referee(Store(":memory:"))
+        referees.append(ref)
+        setup(SimpleNamespace(state=SimpleNamespace(referee=ref)))
+        source(LiveFeed(ref), threading.Event())
+        return 0
+
+    monkeypatch.setattr("sueca.server.runner.serve", fake_serve)
+    cal = tmp_path / "cal.json"
+    sim.calibration.save(cal)
+    assert main(["run", "--source", str(src), "--calibration", str(cal), "--quiet",
+                 "--rules", '{"target": 7, "rolha": true}']) == 0
+    rec = referees[0].view().record
+    assert (rec.rules.target, rec.rules.rolha) == (7, True)
+    assert [p.card.code for p in rec.hands[0].plays] == [p.card for p in sim.truth[0].plays]
+
+
+def test_table_rules_keep_a_match_under_way_and_start_another():
+    from sueca.commands.run import table_rules
+    from sueca.engine import Card
+    from sueca.server.service import Referee
+    from sueca.server.store import Store
+
+    ref = Referee(Store(":memory:"))
+    first = ref.live_id
+    assert table_rules(ref, Rules(target=4)) == first          # same rules: nothing happens
+    ref.submit("new_hand", {"dealer": 0, "trump_card": "5H"}, "test")
+    ref.submit("play", {"card": "AS"}, "test")
+    second = table_rules(ref, Rules(target=7))
+    assert second != first and ref.view().record.rules.target == 7
+    old = ref.view(first).record
+    assert old.rules.target == 4 and old.hands[0].plays[0].card == Card.parse("AS")

@@ -13,6 +13,7 @@ import pytest
 from sueca.engine import MatchRecord, Rules, random_hand
 from sueca.server.feed import LiveFeed
 from sueca.server.service import Referee
+from sueca.server.state_models import StateOut
 from sueca.server.store import Store
 from sueca.vision.detections import CardDetections
 from sueca.vision.events import PlayEvent
@@ -193,6 +194,10 @@ def test_referee_enters_the_unread_card_and_the_hand_goes_on():
             # the unread play blocks the hand: its later plays wait here, not there
             assert len(plays_of(feed)) == 5 and pipe.turn is None
             assert "unknown card" in ref.view().rejected[-1]["reason"]
+            # the dashboard's status line tells the referee what the game waits for
+            feed.on_event(pipe._status(1.0, ev.t))
+            status = StateOut.model_validate(ref.state()).status
+            assert status.held == len(pipe.unresolved) >= 3 and status.held_t == round(pipe.unresolved[0].t, 2)
             ref.submit("play", {"card": hidden.card, "seat": hidden.seat}, REF)
             named.append(n)
 
@@ -202,6 +207,7 @@ def test_referee_enters_the_unread_card_and_the_hand_goes_on():
     assert plays_of(feed) == truth_of(sim)
     assert len(view.rejected) == 1   # the alert that asked for the card, nothing else
     assert pipe.turn is None and not pipe._pending and not pipe.abandoned
+    assert pipe._status(1.0, 0.0).held == 0
 
 
 def test_new_match_on_the_dashboard_is_followed():

@@ -143,7 +143,7 @@ def test_play_appears_banner_shows_and_page_resyncs_after_restart(browser, tmp_p
 
 def test_referee_drawer_corrects_a_play(browser, tmp_path):
     from sueca.server.runner import free_port
-    from sueca.vision.events import PlayEvent, TrumpSeen
+    from sueca.vision.events import PlayEvent, SourceStatus, TrumpSeen
 
     port = free_port()
     with ServerThread(tmp_path, port) as srv:
@@ -166,6 +166,13 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         ev = srv.app.state.store.events(srv.app.state.referee.live_id)[-1]
         assert (ev.kind, ev.who, ev.payload["card"]) == ("correct_play", "referee:Rita", "4S")
         page.screenshot(path=str(OUT / "server_referee_drawer.png"))
+        # plays held behind a card nobody could read: the referee is told to name it
+        srv.app.state.feed.on_event(SourceStatus(True, 9.5, 120, "packaged", held=3, held_t=12.34))
+        page.wait_for_selector("#notices .notice.held", timeout=5000)
+        text = page.text_content("#notices .notice.held")
+        assert "12.3 s" in text and "3 jogada(s)" in text
+        srv.app.state.feed.on_event(SourceStatus(True, 9.5, 140, "packaged"))
+        page.wait_for_selector("#notices .notice.held", state="detached", timeout=5000)
         # the camera view: the latest frame with its detections drawn over it
         jpeg = snapshot_jpeg([(0, "4S")])
         srv.app.state.feed.on_frame(jpeg, (640, 480), [{"card": "4S", "confidence": 0.93, "box": [290, 290, 350, 370]}], 5)

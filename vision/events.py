@@ -68,6 +68,8 @@ class SourceStatus:
     model: str = ""
     last_error: str = ""
     t: float = 0.0
+    held: int = 0                  # plays held behind a card nobody could read ...
+    held_t: float | None = None    # ... which hit the table at this source time
 
 
 PipelineEvent = PlayEvent | TrumpSeen | TrickCleared | SourceStatus | PlayCorrected

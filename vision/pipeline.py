@@ -37,6 +37,8 @@ from .committed import FollowsCommitted
 from .events import PlayCorrected, PlayEvent, SourceStatus, TrickCleared, TrumpSeen
 from .play_events import PlayConfig, PlayDetector
 from .prefetch import prefetched
+from .recognizer import Recognizer
+from .still import OutlineMemory
 
 log = logging.getLogger("sueca.vision.pipeline")
 
@@ -62,6 +64,9 @@ class Pipeline(FollowsCommitted):
     callbacks; ``status_every_s`` paces ``SourceStatus`` events (wall clock).
     ``committed`` (server mode): plays go to ``on_event`` only when the committed
     record can take them, and turn, trump and played cards follow that record.
+    ``still_outlines``: a card lying still keeps its outline from frame to frame
+    instead of being outlined again (:mod:`sueca.vision.still`; the reader still
+    reads it in every frame).
     """
 
     def __init__(self, source: Iterable, recognizer: Callable, calibration, rules: Rules | None = None,
@@ -70,9 +75,12 @@ class Pipeline(FollowsCommitted):
                  on_frame: Callable | None = None,
                  on_progress: Callable[[Progress], None] | None = None, progress_every_s: float = 1.0,
                  status_every_s: float = 2.0, model_name: str = "", clock: Callable[[], float] = time.monotonic,
-                 prefetch: int = 0, committed: Callable[[], MatchRecord] | None = None) -> None:
+                 prefetch: int = 0, committed: Callable[[], MatchRecord] | None = None,
+                 still_outlines: bool = True) -> None:
         self.source = source
         self.recognizer = recognizer
+        # a card lying still keeps its outline between frames (sueca.vision.still)
+        self.outline_memory = OutlineMemory() if still_outlines and isinstance(recognizer, Recognizer) else None
         self.calibration = calibration
         self.rules = rules or Rules()
         self.detector = PlayDetector(calibration, config)
@@ -149,7 +157,10 @@ class Pipeline(FollowsCommitted):
             if self.committed is not None:
                 self._sync()  # the referee may have changed the record since the last frame
                 self._release()
-            dets = self.recognizer(image)
+            if self.outline_memory is not None:
+                dets = self.recognizer(image, memory=self.outline_memory)
+            else:
+                dets = self.recognizer(image)
             out = self.detector.update(dets, t, index, turn=self.turn,
                                        image=image if isinstance(image, np.ndarray) else None)
             self.frames += 1
@@ -219,9 +230,13 @@ class Pipeline(FollowsCommitted):
     def _status(self, elapsed: float, t: float) -> SourceStatus:
         st = getattr(self.source, "status", None)
         if st is not None and hasattr(st, "to_event"):
-            return st.to_event(model=self.model_name, t=t)
-        fps = self.frames / elapsed if elapsed > 0 else 0.0
-        return SourceStatus(connected=True, fps=fps, frames=self.frames, model=self.model_name, t=t)
+            ev = st.to_event(model=self.model_name, t=t)
+        else:
+            fps = self.frames / elapsed if elapsed > 0 else 0.0
+            ev = SourceStatus(connected=True, fps=fps, frames=self.frames, model=self.model_name, t=t)
+        held = self.unresolved
+        # the referee must see that the game waits for him to name a card
+        return replace(ev, held=len(held), held_t=round(held[0].t, 2) if held else None)
 
     # -- the engine side --------------------------------------------------------
     def _emit(self, ev) -> None:

@@ -161,33 +161,53 @@ class Recognizer:
             start += n
         return codes, np.asarray(confs, np.float32)
 
-    def outlines(self, frame: np.ndarray, located) -> tuple[np.ndarray, list]:
-        """Card outlines (N, 4, 2) and, per card, the candidate quads the reader tries."""
+    def outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
+        """Card outlines (N, 4, 2) and, per card, the candidate quads the reader tries.
+
+        ``memory`` (:class:`~sueca.vision.still.OutlineMemory`, for video): a card
+        lying still where it lay takes the outline found for it before.
+        """
         corners = located.corners.astype(np.float32)
         candidates: list = list(corners)
-        if self.config.refine:
-            from sueca.vision.refine import card_shaped, edge_angle, grown, refine_quad
+        if not self.config.refine:
+            return corners, candidates
+        from sueca.vision.refine import card_shaped, edge_angle, grown, refine_quad
 
-            for i, q in enumerate(corners):
-                r = refine_quad(frame, q)
-                if r is not None:
-                    corners[i] = r
-                    cands = r[None]
-                else:  # the locator's box is squarer than a card and turned a bit: fix both
-                    rb = located.rboxes[i].copy()
-                    rb[4] = edge_angle(frame, rb)
-                    cands = card_shaped(rb)
-                # a printed border or a shadow can shift the found outline: also read it a bit larger
-                candidates[i] = np.concatenate([cands, grown(cands, 1.12)])
+        if memory is not None:
+            from sueca.vision.still import thumbnail
+
+            grey, scale = thumbnail(frame)
+            reuse = memory.lookup(grey, scale, located.rboxes)
+        else:
+            reuse = [None] * len(corners)
+        for i, q in enumerate(corners):
+            if reuse[i] is not None:
+                corners[i], candidates[i] = memory.remembered(reuse[i])
+                continue
+            r = refine_quad(frame, q)
+            if r is not None:
+                corners[i] = r
+                cands = r[None]
+            else:  # the locator's box is squarer than a card and turned a bit: fix both
+                rb = located.rboxes[i].copy()
+                rb[4] = edge_angle(frame, rb)
+                cands = card_shaped(rb)
+            # a printed border or a shadow can shift the found outline: also read it a bit larger
+            candidates[i] = np.concatenate([cands, grown(cands, 1.12)])
+        if memory is not None:
+            memory.remember(grey, scale, located.rboxes, corners, candidates, reuse)
         return corners, candidates
 
-    def __call__(self, frame: np.ndarray) -> CardDetections:
+    def __call__(self, frame: np.ndarray, memory=None) -> CardDetections:
+        """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
         located = self.locator(frame)
         if len(located) == 0:
+            if memory is not None:
+                memory.clear()
             return CardDetections.empty()
-        corners, candidates = self.outlines(frame, located)
+        corners, candidates = self.outlines(frame, located, memory)
         codes, confs = self.read_quads(frame, candidates, exact=not self.config.refine)
         codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)

@@ -35,7 +35,9 @@ class CropSpec:
     spade), 1 for grey.
     """
 
-    box: tuple[float, float, float, float] = (-0.03, -0.02, 0.36, 0.36)
+    # The index spans about u 0.03-0.17, v 0.03-0.22 of a card; the margin around
+    # it lets an outline that is a few percent off still show the whole index.
+    box: tuple[float, float, float, float] = (-0.10, -0.08, 0.40, 0.40)
     size: tuple[int, int] = (48, 36)
     channels: int = 3
 

@@ -176,6 +176,8 @@ function renderNotices(s) {
     <button class="ok" data-confirm-play="${u.hand}:${u.index}">${esc(t("confirm"))}</button></div>`);
   for (const m of s.mismatches || []) out.push(`<div class="notice">${esc(t("mismatch", { seen: player(s, m.seen), expected: player(s, m.expected), card: I18N.cardName(m.card) }))}</div>`);
   // what the engine refused from the camera: the referee's business, not the café's
+  const held = (s.status || {}).held || 0;
+  if (App.isAdmin && held) out.push(`<div class="notice bad held">${esc(t("held", { n: held, t: Math.round((s.status.held_t || 0) * 10) / 10 }))}</div>`);
   if (App.isAdmin) for (const r of (s.rejected || []).slice(-2)) out.push(`<div class="notice bad">${esc(t("rejected", { card: r.card || "?", reason: r.reason || "" }))}</div>`);
   $("#notices").innerHTML = out.join("");
 }

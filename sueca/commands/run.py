@@ -165,6 +165,20 @@ def _write(path: str | None, pipe) -> None:
             f.write(json.dumps(rec, indent=1) + "\n")
 
 
+def table_rules(referee, rules) -> int:
+    """``--rules`` names the rules of the table being refereed: the live match takes
+    them; a match already under way with other rules is kept and a new one starts.
+    Returns the live match's id."""
+    wanted = rules.to_dict()
+    current = referee.view().record
+    if current.rules.to_dict() != wanted:
+        if not current.hands:
+            referee.submit("rules", {"rules": wanted}, "sueca run")
+        else:
+            referee.start_match("sueca run", rules=wanted)
+    return referee.live_id
+
+
 def _served(args, source, recognizer, calibration, opts) -> int:
     from sueca.server.runner import serve
     from sueca.vision.geometry import Calibration
@@ -202,7 +216,11 @@ def _served(args, source, recognizer, calibration, opts) -> int:
         finally:
             source.close() if hasattr(source, "close") else None
 
-    code = serve(args.data_dir, args.host, args.port, source=run_source)
+    def setup(app) -> None:
+        if args.rules is not None:
+            table_rules(app.state.referee, opts["rules"])
+
+    code = serve(args.data_dir, args.host, args.port, source=run_source, setup=setup)
     if args.record and "pipe" in state:
         _write(args.record, state["pipe"])
     return code

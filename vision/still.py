@@ -1,0 +1,130 @@
+"""Cards that lie still keep their outline from one frame to the next.
+
+Finding a card's exact outline at full resolution (:mod:`sueca.vision.refine`)
+is the dearest part of recognizing a frame after the locator, yet on a card
+table most cards lie still most of the time. A video's recognizer may keep an
+:class:`OutlineMemory`: a located card whose box is where a remembered one
+was, and whose pixels have not changed, takes the remembered outline instead
+of being refined again. The reader still reads it in every frame (its
+readings are what the tracker votes on), and every outline is found afresh
+after ``max_age`` frames.
+
+>>> import numpy as np
+>>> mem = OutlineMemory()
+>>> grey = np.zeros((240, 320), np.uint8)
+>>> boxes = np.array([[400, 310, 40, 60, 0.0]], np.float32)
+>>> mem.lookup(grey, 4.0, boxes)
+[None]
+>>> outline = np.array([[[380, 280], [420, 280], [420, 340], [380, 340]]], np.float32)
+>>> mem.remember(grey, 4.0, boxes, outline, [outline])
+>>> mem.lookup(grey, 4.0, boxes + [1, 0, 0, 0, 0])
+[0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+#: Width of the grey thumbnail the stillness test compares.
+THUMB_WIDTH = 320
+
+
+def thumbnail(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """(grey thumbnail, frame pixels per thumbnail pixel) of a BGR frame."""
+    h, w = frame.shape[:2]
+    scale = w / THUMB_WIDTH
+    small = cv2.resize(frame, (THUMB_WIDTH, max(1, int(round(h / scale)))), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), scale
+
+
+@dataclass
+class _Kept:
+    rbox: np.ndarray      # the locator's box when the outline was found (the anchor)
+    corners: np.ndarray   # the outline found then
+    cands: np.ndarray     # the candidate outlines the reader tries
+    window: tuple[int, int, int, int]  # thumbnail box around the card
+    patch: np.ndarray     # the thumbnail there, then
+    age: int = 0
+
+
+@dataclass
+class OutlineMemory:
+    """The outlines of the last frame, for :meth:`Recognizer.outlines` to reuse.
+
+    ``max_shift``: how far (share of the card's size) a located box may be from
+    the box the outline was found for (the locator's own jitter);
+    ``max_change``: mean grey change (0-255) inside the card since then, above
+    which it moved, was covered or turned; ``max_age``: frames an outline is
+    reused before it is found again.
+    """
+
+    max_shift: float = 0.04
+    max_size_change: float = 0.06
+    max_change: float = 6.0
+    max_age: int = 12
+    _kept: list = field(default_factory=list, repr=False)
+    _shape: tuple | None = field(default=None, repr=False)
+    reused: int = 0
+    refined: int = 0
+
+    def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
+        """Per located box (N, 5: cx, cy, w, h, angle), the remembered outline it may take."""
+        out: list[int | None] = [None] * len(rboxes)
+        if self._shape != grey.shape or not self._kept:
+            return out
+        anchors = np.stack([k.rbox for k in self._kept])
+        taken: set[int] = set()
+        for i, b in enumerate(np.asarray(rboxes, np.float32)):
+            size = float(np.sqrt(max(b[2] * b[3], 1.0)))
+            d = np.hypot(anchors[:, 0] - b[0], anchors[:, 1] - b[1])
+            j = int(np.argmin(d))
+            k = self._kept[j]
+            if j in taken or d[j] > self.max_shift * size or k.age >= self.max_age:
+                continue
+            old = np.sqrt(max(float(k.rbox[2] * k.rbox[3]), 1.0))
+            if abs(size / old - 1.0) > self.max_size_change:
+                continue
+            x0, y0, x1, y1 = k.window
+            now = grey[y0:y1, x0:x1].astype(np.int16)
+            if now.size == 0 or float(np.mean(np.abs(now - k.patch))) > self.max_change:
+                continue
+            out[i] = j
+            taken.add(j)
+        return out
+
+    def remembered(self, j: int) -> tuple[np.ndarray, np.ndarray]:
+        """(outline, candidate outlines) remembered under index ``j``."""
+        return self._kept[j].corners, self._kept[j].cands
+
+    def remember(self, grey: np.ndarray, scale: float, rboxes: np.ndarray, corners: np.ndarray, cands: list,
+                 reused: list[int | None] | None = None) -> None:
+        """This frame's outlines become the memory (``reused``: what :meth:`lookup` said)."""
+        reused = reused or [None] * len(rboxes)
+        kept = []
+        for i, j in enumerate(reused):
+            if j is not None:
+                k = self._kept[j]
+                k.age += 1
+                kept.append(k)
+                continue
+            window = _window(corners[i], scale, grey.shape)
+            x0, y0, x1, y1 = window
+            kept.append(_Kept(np.asarray(rboxes[i], np.float32).copy(), np.asarray(corners[i], np.float32).copy(),
+                              np.asarray(cands[i], np.float32), window, grey[y0:y1, x0:x1].astype(np.int16)))
+        self.reused += sum(j is not None for j in reused)
+        self.refined += sum(j is None for j in reused)
+        self._kept, self._shape = kept, grey.shape
+
+    def clear(self) -> None:
+        self._kept, self._shape = [], None
+
+
+def _window(corners: np.ndarray, scale: float, shape: tuple) -> tuple[int, int, int, int]:
+    pts = np.asarray(corners, np.float32) / scale
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+    h, w = shape[:2]
+    return max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
