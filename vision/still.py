@@ -36,7 +36,8 @@ def thumbnail(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """(grey thumbnail, frame pixels per thumbnail pixel) of a BGR frame."""
     h, w = frame.shape[:2]
     scale = w / THUMB_WIDTH
-    small = cv2.resize(frame, (THUMB_WIDTH, max(1, int(round(h / scale)))), interpolation=cv2.INTER_AREA)
+    # bilinear, not area: ten times cheaper, and the test averages over a whole card anyway
+    small = cv2.resize(frame, (THUMB_WIDTH, max(1, int(round(h / scale)))), interpolation=cv2.INTER_LINEAR)
     return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), scale
 
 

@@ -18,8 +18,8 @@ def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     m = metrics
     v = m.get("train_styles_val", {})
     tilt = m.get("tilt45", {})
-    ftn = tuple(getattr(preset, "locator_finetune_epochs", ()) or ())
-    ft = "".join(f", then {n} more epochs from the last weights at lr0 0.004" for n in ftn)
+    ft = "".join(f", then {n} more epochs from the last weights at lr0 {lr0:g} (last {cm} without mosaic)"
+                 for n, lr0, cm in getattr(preset, "locator_finetune", ()))
     cal = cfg.info.get("reader_val", {})
     size_kb = {p.name: p.stat().st_size // 1024 for p in Path(model_dir).glob("*.onnx")}
     wrong = "\n".join(f"- {w}" for w in m.get("wrong_examples", [])) or "- (none)"

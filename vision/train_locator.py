@@ -86,10 +86,11 @@ def train_locator(data_yaml: str | Path, out_dir: str | Path, epochs: int, imgsz
 
 
 def finetune_locator(last_pt: str | Path, data_yaml: str | Path, out_dir: str | Path, epochs: int,
-                     imgsz: int = 320, batch: int = 16, seed: int = 1) -> Path:
+                     imgsz: int = 320, batch: int = 16, seed: int = 1, lr0: float = 0.004,
+                     close_mosaic: int = 3) -> Path:
     """Continue training from ``last_pt`` with a fresh, lower learning-rate schedule (no warm-up)."""
     return train_locator(data_yaml, out_dir, epochs, imgsz, batch, model_yaml=str(last_pt), seed=seed,
-                         name="locator_ft", lr0=0.004, warmup_epochs=0)
+                         name="locator_ft", lr0=lr0, warmup_epochs=0, close_mosaic=close_mosaic)
 
 
 def export_locator(pt: str | Path, imgsz: tuple[int, int], out_path: str | Path, config_dir: str | Path) -> Path:

@@ -37,8 +37,9 @@ class Preset:
     reader_epochs: int
     jitters: int = 2
     reader_extra_scenes: int = 0  # scenes used only for reader crops (cheap: no locator images)
-    # then continue from the last weights at a lower learning rate, one round per entry
-    locator_finetune_epochs: tuple[int, ...] = ()
+    # then continue from the last weights at a lower learning rate, one round per entry:
+    # (epochs, lr0, epochs without mosaic at the end)
+    locator_finetune: tuple[tuple[int, float, int], ...] = ()
     imgsz: int = 320
     batch: int = 16
     seed: int = 0
@@ -48,7 +49,8 @@ PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
     "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4),
     # what fits beside other jobs on 2 shared cores in well under an hour
-    "quick": Preset("quick", 800, 120, 200, 16, 10, reader_extra_scenes=700, locator_finetune_epochs=(10, 12, 12)),
+    "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
+                    locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4))),
     # <= 75 min on the 2-core machine alone
     "default": Preset("default", 1400, 200, 300, 16, 10, reader_extra_scenes=800),
     # for a GPU or a long night
@@ -145,11 +147,12 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
 
         best = train_locator(data / "data.yaml", work, preset.locator_epochs, preset.imgsz, preset.batch,
                              workers=2, seed=preset.seed)
-        for k, epochs in enumerate(preset.locator_finetune_epochs):
+        for k, (epochs, lr0, close_mosaic) in enumerate(preset.locator_finetune):
             from sueca.vision.train_locator import finetune_locator
 
             best = finetune_locator(best.parent / "last.pt", data / "data.yaml", work / f"ft{k + 1}",
-                                    epochs, preset.imgsz, preset.batch, seed=k + 1)
+                                    epochs, preset.imgsz, preset.batch, seed=k + 1, lr0=lr0,
+                                    close_mosaic=close_mosaic)
         strip_checkpoint(best, model_dir / "locator.pt")
         export_locator(model_dir / "locator.pt", (256, 320), model_dir / "locator.onnx", work / "yolo_config")
         timings["locator_s"] = time.time() - t0
