@@ -242,6 +242,30 @@ class MatchRecord:
         plays[play] = plays[play]._replace(card=card)
         return self._with_hand(hand, replace(h, plays=tuple(plays)))
 
+    def insert_play(self, hand: int, play: int, card: Card, seat: int | None = None,
+                    t: float | None = None) -> "MatchRecord":
+        """A play the camera missed, put back where it happened: before play
+        ``play`` of hand ``hand`` (``play`` = the hand's length appends).
+
+        >>> rec = MatchRecord().new_hand(0, Card.parse("5H")).add_play(Card.parse("AS"))
+        >>> [p.card.code for p in rec.add_play(Card.parse("KS")).insert_play(0, 1, Card.parse("2S")).hands[0].plays]
+        ['AS', '2S', 'KS']
+        """
+        h = self._hand(hand)
+        if not 0 <= play <= len(h.plays):
+            raise RecordError(f"cannot insert at play {play} (the hand has {len(h.plays)})", hand)
+        seat = None if seat is None else _seat(seat, "seat", hand, play)
+        plays = h.plays[:play] + (Play(card, seat, t),) + h.plays[play:]
+        return self._with_hand(hand, replace(h, plays=plays))
+
+    def remove_play(self, hand: int, play: int) -> "MatchRecord":
+        """Drop a play that never happened (a card the camera saw twice, a ghost)."""
+        h = self._hand(hand)
+        if not -len(h.plays) <= play < len(h.plays):
+            raise RecordError(f"no play {play} (the hand has {len(h.plays)})", hand)
+        play %= len(h.plays)
+        return self._with_hand(hand, replace(h, plays=h.plays[:play] + h.plays[play + 1:]))
+
     def replace_seat(self, hand: int, play: int, seat: int | None) -> "MatchRecord":
         """Correct who the camera saw play (``None`` clears it)."""
         h = self._hand(hand)

@@ -24,7 +24,7 @@ DEFAULT_TEAMS = ("Nós", "Eles")
 
 #: every event kind the log may hold (payload fields in ``models.py``)
 KINDS = ("rules", "names", "new_hand", "set_dealer", "set_trump", "play", "correct_play",
-         "confirm_play", "undo", "renuncia_decision", "import", "rejected")
+         "confirm_play", "undo", "renuncia_decision", "import", "rejected", "insert_play", "remove_play")
 
 
 class EventRejected(ValueError):
@@ -131,6 +131,19 @@ def apply(view: MatchView, kind: str, payload: dict, event_id: int = 0) -> Match
             # a corrected card is the referee's word: no longer uncertain
             meta = _set_meta(meta, h, i, replace(meta[h][i], uncertain=False))
             return _derive(view, rec, meta, last_event=event_id)
+        if kind == "insert_play":
+            # a play the camera missed, put back where it happened (the referee's word)
+            h, i = payload["hand"], payload["index"]
+            rec = rec.insert_play(h, i, _card(payload["card"]), payload.get("seat"))
+            rows = [list(x) for x in meta]
+            rows[h].insert(i, PlayMeta(event_id or None))
+            return _derive(view, rec, tuple(tuple(x) for x in rows), last_event=event_id)
+        if kind == "remove_play":
+            h, i = payload["hand"], payload["index"]
+            rec = rec.remove_play(h, i)
+            rows = [list(x) for x in meta]
+            del rows[h][i]
+            return _derive(view, rec, tuple(tuple(x) for x in rows), last_event=event_id)
         if kind == "confirm_play":
             h, i = payload["hand"], payload["index"]
             if payload.get("card"):

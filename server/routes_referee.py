@@ -87,6 +87,21 @@ def correct_play(body: CorrectPlayIn, match_id: int = MatchId, hand: int = HandN
     return _out(ref.submit("correct_play", payload, who, match_id=match_id))
 
 
+@router.post("/matches/{match_id}/hands/{hand}/plays/{index}/insert", response_model=EventOut, status_code=201,
+             summary="Put a missed play back before play INDEX (INDEX = the hand's length appends)")
+def insert_play(body: PlayIn, match_id: int = MatchId, hand: int = HandNo, index: int = Path(ge=0, le=40),
+                who: str = Depends(admin), ref: Referee = Depends(_ref)):
+    return _out(ref.submit("insert_play", {"hand": hand, "index": index, **body.model_dump(exclude_none=True)}, who,
+                           match_id=match_id))
+
+
+@router.delete("/matches/{match_id}/hands/{hand}/plays/{index}", response_model=EventOut,
+               summary="Remove a play that never happened (a ghost, a card seen twice)")
+def remove_play(match_id: int = MatchId, hand: int = HandNo, index: int = PlayNo, who: str = Depends(admin),
+                ref: Referee = Depends(_ref)):
+    return _out(ref.submit("remove_play", {"hand": hand, "index": index}, who, match_id=match_id))
+
+
 @router.post("/matches/{match_id}/hands/{hand}/plays/{index}/confirm", response_model=EventOut,
              summary="Confirm an uncertain play (optionally with the right card)")
 def confirm_play(body: ConfirmPlayIn, match_id: int = MatchId, hand: int = HandNo, index: int = PlayNo,

@@ -113,6 +113,16 @@ def test_corrections_rederive_the_score():
     with pytest.raises(RecordError, match="turned trump card of the dealer"):
         Match(rec.set_trump(0, C("2S")))
     assert rec.replace_seat(0, 1, 2).hands[0].plays[1].seat == 2
+    missed = record((3, "5H", "AS KS QS"))
+    assert missed.insert_play(0, 1, C("2S")) == rec
+    assert rec.remove_play(0, 1) == missed and rec.remove_play(0, -1) == record((3, "5H", "AS 2S KS"))
+    assert rec.insert_play(0, 4, C("3D"), seat=0, t=2.5) == rec.add_play(C("3D"), 0, 2.5)
+    with pytest.raises(RecordError, match="cannot insert at play 5"):
+        rec.insert_play(0, 5, C("3D"))
+    with pytest.raises(RecordError, match="seat must be a seat"):
+        rec.insert_play(0, 0, C("3D"), seat=4)
+    with pytest.raises(RecordError, match="no play 4"):
+        rec.remove_play(0, 4)
     with pytest.raises(RecordError, match="no play 9"):
         rec.replace_card(0, 9, C("2C"))
     with pytest.raises(RecordError, match="no hand 3"):

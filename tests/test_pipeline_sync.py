@@ -8,6 +8,8 @@ the right seats, be accepted, and lose nothing already recorded.
 
 import random
 
+import numpy as np
+
 import pytest
 
 from sueca.engine import MatchRecord, Rules, random_hand
@@ -208,6 +210,45 @@ def test_referee_enters_the_unread_card_and_the_hand_goes_on():
     assert len(view.rejected) == 1   # the alert that asked for the card, nothing else
     assert pipe.turn is None and not pipe._pending and not pipe.abandoned
     assert pipe._status(1.0, 0.0).held == 0
+
+
+class Invisible(OracleDetector):
+    """Never sees one card at all (not even located): its play is missed."""
+
+    def __init__(self, code, seed):
+        super().__init__(seed=seed)
+        self.code = code
+
+    def __call__(self, cards):
+        d = super().__call__(cards)
+        keep = np.array([c != self.code for c in d.codes], bool)
+        if keep.all():
+            return d
+        return CardDetections(d.xyxy[keep], tuple(c for c, k in zip(d.codes, keep) if k), d.confidence[keep],
+                              d.locate_confidence[keep], d.corners[keep])
+
+
+def test_referee_inserts_a_missed_play_mid_hand():
+    sim = one_hand(31)
+    k = 6
+    missed = sim.truth[0].plays[k]
+    feed, pipe = served(sim, Invisible(missed.card, 31))
+    ref = feed.referee
+    done = []
+
+    def act(ev, n):
+        if n == k + 2 and not done:
+            # two plays later the referee notices the gap and puts the card back where it was
+            assert missed.card not in [c for c, _ in plays_of(feed)]
+            ref.submit("insert_play", {"hand": 0, "index": k, "card": missed.card, "seat": missed.seat}, REF)
+            done.append(n)
+
+    drive(pipe, act)
+    assert done == [k + 2]
+    view = ref.view()
+    assert plays_of(feed) == truth_of(sim)
+    assert view.match.hands[0].all_played and view.match.hands[0].seat_mismatches == []
+    assert len(view.meta[0]) == 40
 
 
 def test_new_match_on_the_dashboard_is_followed():

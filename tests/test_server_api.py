@@ -61,6 +61,8 @@ WRITES = [
     ("PATCH", "/api/matches/1/hands/0/plays/0", {"card": "KS"}),
     ("POST", "/api/matches/1/hands/0/plays/0/confirm", {}),
     ("POST", "/api/matches/1/undo", None),
+    ("POST", "/api/matches/1/hands/0/plays/0/insert", {"card": "AS"}),
+    ("DELETE", "/api/matches/1/hands/0/plays/0", None),
     ("POST", "/api/matches/1/renuncias", {"hand": 0, "seat": 1, "trick": 0, "confirm": True}),
     ("PUT", "/api/calibration", {"image_size": [640, 480], "center": [320, 240],
                                  "seats": [[320, 470], [630, 240], [320, 10], [10, 240]]}),
@@ -110,6 +112,29 @@ def test_a_hand_through_the_referee_tools(client, auth):
     assert client.put(f"/api/matches/{m}/title", json={"title": "Café Central"}, headers=auth).status_code == 200
     s = client.get("/api/state").json()
     assert s["players"][2] == "Zé" and s["teams"] == ["Nós", "Eles"] and s["match"]["title"] == "Café Central"
+
+
+def test_referee_inserts_a_missed_play_and_removes_a_ghost(client, auth):
+    m = start_hand(client, auth)
+    for c in ["AS", "KS", "QS"]:  # the camera missed 2S, played second
+        client.post(f"/api/matches/{m}/plays", json={"card": c}, headers=auth)
+    r = client.post(f"/api/matches/{m}/hands/0/plays/1/insert", json={"card": "2S", "seat": 1}, headers=auth)
+    assert r.status_code == 201 and r.json()["kind"] == "insert_play"
+    s = client.get("/api/state").json()
+    assert [p["card"] for p in s["hand"]["play_list"]] == ["AS", "2S", "KS", "QS"]
+    assert s["hand"]["points"] == [17, 0]
+    client.post(f"/api/matches/{m}/plays", json={"card": "3H"}, headers=auth)  # a ghost: nobody played it
+    r = client.delete(f"/api/matches/{m}/hands/0/plays/4", headers=auth)
+    assert r.status_code == 200 and r.json()["kind"] == "remove_play"
+    assert client.get("/api/state").json()["hand"]["plays"] == 4
+    # impossible positions and records are refused, naming why; nothing is lost
+    r = client.post(f"/api/matches/{m}/hands/0/plays/9/insert", json={"card": "5C"}, headers=auth)
+    assert r.status_code == 422 and "cannot insert at play 9" in r.text
+    r = client.post(f"/api/matches/{m}/hands/0/plays/0/insert", json={"card": "KS"}, headers=auth)
+    assert r.status_code == 422 and "KS" in r.text
+    r = client.delete(f"/api/matches/{m}/hands/0/plays/7", headers=auth)
+    assert r.status_code == 422 and "no play 7" in r.text
+    assert client.get("/api/state").json()["hand"]["plays"] == 4
 
 
 def test_dealer_trump_and_confirm(client, auth, app):

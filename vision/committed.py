@@ -18,6 +18,7 @@ reads the referee's folded view under its lock).
 from __future__ import annotations
 
 import logging
+from collections import Counter
 
 from sueca.engine import Card, Match, MatchRecord, RecordError
 
@@ -160,10 +161,15 @@ class FollowsCommitted:
         if h < 0 or len(old.hands) - 1 != h:
             return
         a, b = old.hands[h].plays, new.hands[h].plays
-        for p, q in zip(a, b):
-            if p.card != q.card:
-                self.detector.card_corrected(p.card.code, q.card.code)
-        for p in a[len(b):]:
-            self.detector.card_corrected(p.card.code, None)
-        for q in b[len(a):]:
-            self.detector.card_corrected(None, q.card.code)
+        if len(a) == len(b):
+            for p, q in zip(a, b):
+                if p.card != q.card:
+                    self.detector.card_corrected(p.card.code, q.card.code)
+            return
+        # plays added, undone, inserted or removed: what left the hand and what came in
+        gone = Counter(p.card.code for p in a) - Counter(q.card.code for q in b)
+        came = Counter(q.card.code for q in b) - Counter(p.card.code for p in a)
+        for code in gone:
+            self.detector.card_corrected(code, None)
+        for code in came:
+            self.detector.card_corrected(None, code)

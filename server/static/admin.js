@@ -67,7 +67,8 @@ function buildAdmin() {
       <label>${esc(t("card"))} <input name="card" class="card-in" maxlength="3"></label>
       <label>${esc(t("seat"))} <select name="seat"><option value="">—</option>${seatOptions(s)}</select></label>
       <button name="correct">${esc(t("correct"))}</button><button name="confirm" class="ok">${esc(t("confirm"))}</button>
-      <button name="add">${esc(t("add_play"))}</button><button name="undo" class="danger">${esc(t("undo"))}</button>
+      <button name="add">${esc(t("add_play"))}</button><button name="insert">${esc(t("insert_play"))}</button>
+      <button name="remove" class="danger">${esc(t("remove_play"))}</button><button name="undo" class="danger">${esc(t("undo"))}</button>
       <span class="msg"></span></form></fieldset>
   <fieldset><legend>${esc(t("calibration"))}</legend><div class="cam-wrap" id="calib-wrap"><img id="calib-img" alt="">
     <svg id="calib-svg" class="calib" preserveAspectRatio="none"></svg></div>
@@ -129,6 +130,8 @@ function wireAdmin() {
     if (what === "add") return run(fp, () => Admin.api("POST", `/api/matches/${mid()}/plays`, { card, seat }));
     const base = `/api/matches/${mid()}/hands/${h.index}/plays/${fp.index.value}`;
     if (what === "confirm") return run(fp, () => Admin.api("POST", base + "/confirm", card ? { card } : {}));
+    if (what === "insert") return run(fp, () => Admin.api("POST", base + "/insert", { card, seat }));
+    if (what === "remove") return run(fp, () => Admin.api("DELETE", base));
     return run(fp, () => Admin.api("PATCH", base, { card: card || undefined, seat }));
   });
   document.querySelector("#calib-save").addEventListener("click", saveCalibration);
