@@ -182,9 +182,12 @@ class MatchRecord:
         """Parse the record of ``interfaces.md``; :class:`RecordError` names what is wrong."""
         if not isinstance(obj, dict):
             raise RecordError(f"a record must be a JSON object, got {type(obj).__name__}")
-        extra = set(obj) - {"rules", "hands"}
+        extra = set(obj) - {"rules", "hands", "unresolved"}
         if extra:
             raise RecordError(f"unknown record field {sorted(extra)[0]!r}")
+        # plays a camera saw but could not put in (``sueca run``): not part of the score
+        if not isinstance(obj.get("unresolved", []), list):
+            raise RecordError("unresolved must be a list")
         try:
             rules = Rules.from_dict(obj.get("rules"))
         except RulesError as e:

@@ -75,3 +75,44 @@ def test_uncertain_play_read_later_is_corrected_not_doubled():
     if fixes:   # the trick was still on the table when the card became readable
         assert [(f.previous, f.card) for f in fixes] == [("", late.card)]
     assert compare(truth_json(sim), pipe.record_json())["hands_right"] == 1
+
+
+class TwoBlind(Faulty):
+    def __init__(self, codes, seed):
+        super().__init__(codes[0], seed, lambda t: True)
+        self.codes = codes
+
+    def __call__(self, cards):
+        d = self.inner(cards)
+        if not len(d):
+            return d
+        codes = tuple("" if c in self.codes else c for c in d.codes)
+        return CardDetections(d.xyxy, codes, d.confidence, d.locate_confidence, d.corners)
+
+
+def test_plays_held_behind_unread_cards_are_kept_in_the_written_record(tmp_path, capsys):
+    import json
+
+    from sueca.cli import main
+
+    rules, sim = game(33, hands=2)
+    a, b = sim.truth[0].plays[9], sim.truth[0].plays[20]
+    pipe = Pipeline(sim_source(sim), TwoBlind((a.card, b.card), 33), sim.calibration, rules)
+    pipe.run()
+    record = pipe.record_json()
+    first, second = record["hands"]
+    assert len(first["plays"]) == 9            # the hand stops at the first unread card ...
+    held = [u for u in record["unresolved"] if u["hand"] == 0]
+    assert len(held) == 31 and held[0]["card"] is None and held[0]["why"] == "unreadable"
+    assert [u["card"] for u in held[1:11]] == [p.card for p in sim.truth[0].plays[10:20]]  # ... nothing is lost
+    assert held[11]["card"] is None and [u["t"] for u in held] == sorted(u["t"] for u in held)
+    assert compare(truth_json(sim), {"rules": record["rules"], "hands": [second]})  # the next hand goes on
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(record))
+    # the record parses; scoring it says plainly that hand 0 still lacks its cards
+    assert main(["score", str(path)]) == 1
+    assert "hand 0: hand has 9 plays but is not the last one" in capsys.readouterr().err
+    del record["hands"][1]
+    path.write_text(json.dumps(record))
+    assert main(["score", str(path)]) == 0     # as the live record it was then, it scores
+    assert json.loads(capsys.readouterr().out)["hands"][0]["complete"] is False

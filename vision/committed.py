@@ -63,7 +63,7 @@ class FollowsCommitted:
                 # play missed): the new hand's plays wait, and this trump goes again once
                 # the referee completes the hand (or starts one himself)
                 if self._blocked:
-                    self.abandoned.append(list(self._pending))
+                    self._abandon()
                     self._pending, self._blocked = [], False
                 self._next_trump = (ev, len(self.record.hands))
                 self._hand = None
@@ -123,7 +123,7 @@ class FollowsCommitted:
                 self._pending, self._blocked = self._pending[1:], False
             elif not same:
                 # another hand (or match) began: its tail is left to the referee
-                self.abandoned.append(list(self._pending))
+                self._abandon()
                 self._pending, self._blocked = [], False
         self.record, self.rules = rec, rec.rules
         self._flags = {k: v for k, v in self._flags.items()

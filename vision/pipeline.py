@@ -98,6 +98,7 @@ class Pipeline(FollowsCommitted):
         self._pending: list[PlayEvent] = []             # plays waiting for a dealer and trump
         self._blocked = False                            # an unreadable play holds the hand
         self.abandoned: list[list[PlayEvent]] = []       # held plays of hands that ended unresolved
+        self._abandoned_hand: list[int] = []             # ... and the hand each list belonged to
         self._flags: dict[tuple[int, int], dict] = {}    # (hand, play) -> extra JSON (uncertain)
         self.rejected: list[tuple[PlayEvent, str]] = []  # impossible plays, reported, never scored
         # the latest events (a referee running for days must not grow without bound)
@@ -303,6 +304,25 @@ class Pipeline(FollowsCommitted):
             else:
                 self._add_play(ev)
 
+    def _abandon(self) -> None:
+        """The held plays stay unresolved: their hand is over without them."""
+        self.abandoned.append(list(self._pending))
+        self._abandoned_hand.append(len(self.record.hands) - 1)
+
+    def held_json(self) -> list[dict]:
+        """Plays seen that could not enter the record (a card nobody could read
+        held them back), so that a record written now loses none of them."""
+        out = []
+        groups = list(zip(self._abandoned_hand, self.abandoned))
+        if self._blocked and self._pending:
+            groups.append((len(self.record.hands) - 1, self._pending))
+        for h, plays in groups:
+            for k, ev in enumerate(plays):
+                out.append({"hand": h, "card": ev.card or None, "seat": ev.seat, "t": round(ev.t, 3),
+                            "confidence": round(float(ev.confidence), 4),
+                            "why": "unreadable" if k == 0 else "after an unreadable card"})
+        return out
+
     @property
     def unresolved(self) -> list[PlayEvent]:
         """Plays held back: the first is a card nobody could read, the rest came after it."""
@@ -330,7 +350,7 @@ class Pipeline(FollowsCommitted):
         if self._blocked:
             # a new hand began while a card of the last one was still unnamed: keep
             # that hand's tail for the referee, start the new one clean
-            self.abandoned.append(list(self._pending))
+            self._abandon()
             self._pending, self._blocked = [], False
         if self._hand is not None and not self._hand.plays:
             # the hand that was waiting gets its dealer and trump
@@ -393,8 +413,12 @@ class Pipeline(FollowsCommitted):
             self._flags[key] = {"uncertain": True, "confidence": ev.confidence}
 
     def record_json(self) -> dict:
-        """The game record of ``interfaces.md``; uncertain plays carry ``"uncertain": true``."""
+        """The game record of ``interfaces.md``; uncertain plays carry ``"uncertain": true``;
+        plays that could not enter it are listed under ``"unresolved"`` (:meth:`held_json`)."""
         out = self.record.to_json()
+        held = self.held_json()
+        if held:
+            out["unresolved"] = held
         for (h, i), extra in self._flags.items():
             p = out["hands"][h]["plays"][i]
             if isinstance(p, str):
