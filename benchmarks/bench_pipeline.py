@@ -9,6 +9,7 @@ the peak resident memory.
     python benchmarks/bench_pipeline.py                       # renders a 1-hand game first
     python benchmarks/bench_pipeline.py --game /tmp/g1        # a 'sueca dataset game' folder
     python benchmarks/bench_pipeline.py --game /tmp/g1 --oracle --seed 5 --hands 1
+    python benchmarks/bench_pipeline.py --game /tmp/g1 --compare-still   # with/without sueca.vision.still
 
 ``--oracle`` replaces the recognizer by the game plan's truth (what
 ``scripts/eval_games.py --plan`` uses): it measures decoding + tracking + play
@@ -41,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
     ap.add_argument("--oracle", action="store_true", help="plan truth instead of the recognizer")
     ap.add_argument("--prefetch", type=int, default=2, help="frames decoded ahead on a thread (0: none)")
+    ap.add_argument("--compare-still", action="store_true",
+                    help="run again without the outline memory of still cards and print the ratio")
     args = ap.parse_args(argv)
 
     from sueca.hardware.sources import open_source
@@ -80,28 +83,40 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         what = "decode + recognizer + tracking + play events + engine"
 
-    rss0 = _rss_mb()
-    with open_source(str(game / "video.mp4")) as src:
-        frames = iter(src)
-        if args.frames:
-            import itertools
+    def one_run(still: bool) -> dict:
+        rss0 = _rss_mb()
+        with open_source(str(game / "video.mp4")) as src:
+            frames = iter(src)
+            if args.frames:
+                import itertools
 
-            frames = itertools.islice(frames, args.frames)
-        pipe = Pipeline(frames, recognizer, cal, prefetch=args.prefetch)
-        t0 = time.perf_counter()
-        for _ in pipe:
-            pass
-        wall = time.perf_counter() - t0
-    fps_video = float(meta.get("fps", 10.0))
-    video_s = pipe.frames / fps_video
-    out = {
-        "measured": what,
-        "video": str(game / "video.mp4"), "size": meta.get("size"), "frames": pipe.frames,
-        "wall_s": round(wall, 2), "fps": round(pipe.frames / wall, 1),
-        "realtime_ratio": round(video_s / wall, 2),
-        "plays": pipe.plays, "prefetch": args.prefetch, "peak_rss_mb": round(_rss_mb(), 1), "rss_before_mb": round(rss0, 1),
-    }
-    print(json.dumps(out))
+                frames = itertools.islice(frames, args.frames)
+            pipe = Pipeline(frames, recognizer, cal, prefetch=args.prefetch, still_outlines=still)
+            t0 = time.perf_counter()
+            for _ in pipe:
+                pass
+            wall = time.perf_counter() - t0
+        fps_video = float(meta.get("fps", 10.0))
+        video_s = pipe.frames / fps_video
+        mem = pipe.outline_memory
+        return {
+            "measured": what, "still_outlines": mem is not None,
+            "video": str(game / "video.mp4"), "size": meta.get("size"), "frames": pipe.frames,
+            "wall_s": round(wall, 2), "fps": round(pipe.frames / wall, 1),
+            "realtime_ratio": round(video_s / wall, 2),
+            "plays": pipe.plays, "prefetch": args.prefetch, "peak_rss_mb": round(_rss_mb(), 1),
+            "rss_before_mb": round(rss0, 1),
+            "outlines_reused": None if mem is None else round(mem.reused / max(mem.reused + mem.refined, 1), 3),
+        }
+
+    runs = [one_run(True)]
+    if args.compare_still and not args.oracle:
+        runs.append(one_run(False))
+    for r in runs:
+        print(json.dumps(r))
+    if len(runs) == 2:
+        print(f"fps with still outlines {runs[0]['fps']}, without {runs[1]['fps']}: "
+              f"{runs[0]['fps'] / max(runs[1]['fps'], 1e-9):.2f}x; plays {runs[0]['plays']} vs {runs[1]['plays']}")
     return 0
 
 

@@ -163,17 +163,23 @@ def render_game(out: str | Path, seed: int = 0, hands: int = 1, fps: float = 10.
     return paths
 
 
-def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(640, 480), fps: float = 8.0) -> dict:
-    """A short deterministic game for the product's demo mode (640x480, 8 fps, brisk pace).
+#: The demo's deck: a fixed one, so that the demo does not change when styles are added.
+DEMO_STYLE = "classic"
 
-    Renders once (about ten seconds a hand at 640x480 on this machine; cards are then
-    ~50 px tall, pass ``size=(1280, 960)`` for camera-sized cards at ~40 s a hand); a
-    later call with the same arguments and the files in place returns the paths at once.
+
+def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(960, 720), fps: float = 8.0,
+              style: str = DEMO_STYLE) -> dict:
+    """A short deterministic game for the product's demo mode (960x720, 8 fps, brisk pace).
+
+    Renders once (about 30 s for the two hands on this machine; cards are then ~80 px
+    tall, as a 1280x960 camera sees them a little closer than usual: at 640x480 they
+    would be too small to read reliably); a later call with the same arguments and the
+    files in place returns the paths at once.
     """
     out = Path(out_dir)
     names = {"video": "video.mp4", "calibration": "calibration.json", "truth": "truth.json", "events": "events.json"}
     paths = {k: out / v for k, v in names.items()}
-    key = {"seed": seed, "hands": hands, "demo": 1, "size": list(size), "fps": fps}
+    key = {"seed": seed, "hands": hands, "demo": 2, "size": list(size), "fps": fps, "style": style}
     stamp = out / "demo.json"
     if all(p.is_file() for p in paths.values()) and stamp.is_file():
         try:
@@ -181,6 +187,7 @@ def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(640, 
                 return paths
         except ValueError:
             pass
-    paths = render_game(out, seed=seed, hands=hands, fps=fps, size=tuple(size), progress=False, pace=0.6)
+    paths = render_game(out, seed=seed, hands=hands, fps=fps, size=tuple(size), progress=False, pace=0.6,
+                        styles=(style,))
     stamp.write_text(json.dumps(key))
     return paths

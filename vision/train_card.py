@@ -8,9 +8,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sueca.vision.train_eval import THRESHOLD_GRID
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
+
+
+def _val_table(cal: dict) -> str:
+    rows = (cal.get("pipeline_val") or {}).get("table") or []
+    if not rows:
+        return ""
+    head = "| threshold | " + " | ".join(f"{r['threshold']:g}" for r in rows) + " |\n|---|" + "---|" * len(rows)
+    rec = "| recall | " + " | ".join(f"{100 * r['recall']:.1f}%" for r in rows) + " |"
+    wr = "| wrong | " + " | ".join(str(r["wrong"]) for r in rows) + " |"
+    return "\nValidation readings by threshold:\n\n" + "\n".join([head, rec, wr]) + "\n"
 
 
 def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
@@ -18,9 +30,12 @@ def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     m = metrics
     v = m.get("train_styles_val", {})
     tilt = m.get("tilt45", {})
-    ft = "".join(f", then {n} more epochs from the last weights at lr0 {lr0:g} (last {cm} without mosaic)"
+    ft = "".join(f", then {n} more epoch{'s' * (n != 1)} from the last weights at lr0 {lr0:g} (last {cm} without mosaic)"
                  for n, lr0, cm in getattr(preset, "locator_finetune", ()))
     cal = cfg.info.get("reader_val", {})
+    from sueca.datasets.styles import GENERATED_FONTS, GENERATED_STYLES
+
+    n_gen, n_fonts = GENERATED_STYLES, len(GENERATED_FONTS)
     size_kb = {p.name: p.stat().st_size // 1024 for p in Path(model_dir).glob("*.onnx")}
     wrong = "\n".join(f"- {w}" for w in m.get("wrong_examples", [])) or "- (none)"
     text = f"""# Card recognition models (`sueca.models`)
@@ -37,13 +52,17 @@ Two ONNX models read the cards of one camera frame (`sueca.vision.recognizer`):
 ## Data
 Only synthetic scenes from `sueca.datasets.scene.render_scene` (the project's own generator;
 no third-party images). Training: {preset.train_scenes} scenes, seeds {preset.seed}..{preset.seed + preset.train_scenes - 1},
-deck styles `train` (all but the held-out ones), 1280x960. Validation (temperature, threshold):
-{preset.val_scenes} scenes from seed 500000. Test: {m['scenes']} scenes from seed {m['seeds'][0] if m['seeds'] else '?'},
+deck styles `train`: the hand-made ones but the held-out two, plus {n_gen} generated decks
+(`sueca.datasets.styles.generated_style`: index typeface drawn from {n_fonts} Debian fonts, the
+held-out decks' typefaces excluded; index size and place, colours, pips and courts drawn too), 1280x960.
+Validation (temperature): {preset.val_scenes} scenes from seed 500000; card threshold: {preset.val_frames}
+whole validation scenes. Test: {m['scenes']} scenes from seed {m['seeds'][0] if m['seeds'] else '?'},
 deck styles **never used in training** (`{', '.join(cfg.info.get('test_styles', []))}`).
 The locator sees each scene at 640x480 (YOLO-OBB labels: face-up cards with >= 35% showing);
 the reader sees {preset.jitters} corner-crop pairs per face-up card cut with a simulated locator quad
-(rotated rectangle + jitter), labelled with the card where that index shows, else "no readable index"
-(covered corners, backs, empty table, wrong orientation).
+(rotated rectangle or jittered corners; half of them as far off as a weak locator's on a pile),
+labelled with the card where that index shows whole inside the crop, else "no readable index"
+(covered or cut-off corners, backs, empty table, wrong orientation).
 
 ## Command
 ```
@@ -89,22 +108,27 @@ straight edges nearby and the box is reshaped to card proportions. Each outline 
 ## How confidence works
 Each corner crop gets probabilities from the reader with temperature {cfg.temperature:.3f} (fitted
 on validation crops by negative log-likelihood). The two corners must agree; the card's
-confidence is the better corner's probability of that card. Below {cfg.threshold:.3f} (the lowest
-threshold with <= 0.05% wrong identities on validation cards) the card is reported unreadable.
+confidence is the better corner's probability of that card. Below {cfg.threshold:.3f} the card is
+reported unreadable. The threshold is chosen on whole frames of {preset.val_frames} validation scenes
+(training deck styles, seeds from 500000) read without one: the lowest of
+{', '.join(f'{t:g}' for t in THRESHOLD_GRID)} that leaves no wrong identity there, then one step
+higher (a few hundred scenes cannot show a 0.1% error rate; unseen decks are misread more often).
+{_val_table(cal)}
 
 ## Known weaknesses (measured, see the table)
-- **Far below the targets** (recall >= 99.5%, real photos >= 95%). What the figures show: the
-  system refuses far more than it misreads (wrong identities stay rare, recall is low).
-- The locator (trained from scratch for few epochs on shared CPUs) misses about a third of the
-  face-up cards and its boxes are imprecise in angle and aspect. This, not the reader, is the
-  main loss: given the true card outlines, the reader reads 74% of the readable held-out-style
-  cards (179/242, seeds 900000-900039) with no wrong identity. More locator epochs
-  (`--preset default`/`long`) are the first fix; a reader trained longer the second.
+- **Far below the targets** (recall >= 99.5%, real photos >= 95%; wrong identities <= 0.1%).
+- The outline stage is the main loss, not the reader: given the true card outlines, the reader
+  reads 87.2% of the readable held-out-style cards (211/242, seeds 900000-900039, 1 wrong);
+  through the locator and the outline refinement it reads {_pct(m['recall_readable'])}. The locator
+  (trained from scratch on CPU) misses about a fifth of the face-up cards and its boxes are often
+  off by more than the reader's crop margin, above all in piles, under hands and for cards under
+  ~80 px. More locator training (a GPU, `--preset long`) is the first fix.
 - Outline refinement fails on striped, checked or light tables and in piles; those cards then
   depend on the locator's box and are often left unreadable.
-- The threshold is chosen for <= 0.05% wrong identities on validation cards; being strict, it
-  leaves many correct readings below it. Court cards at small sizes are read least often.
-- Trained on synthetic decks only; decks with an index far from the corner (beyond 36% of the
+- On the held-out decks {m['wrong_identities']} of {m['reported_identities']} reported identities were wrong (listed above):
+  small cards' suits and cards under a blurred, see-through hand. In video the tracker votes over
+  many frames, which the single-image figures here do not show.
+- Trained on synthetic decks only; decks with an index far from the corner (beyond 40% of the
   card's width/height), or without corner indices, are not read (reported unreadable).
 - Face-down cards are not located (by design); a card whose indices are both covered is unreadable.
 """

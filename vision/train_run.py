@@ -43,11 +43,12 @@ class Preset:
     imgsz: int = 320
     batch: int = 16
     seed: int = 0
+    val_frames: int = 400  # validation scenes read whole to choose the card threshold
 
 
 PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
-    "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4),
+    "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4, val_frames=4),
     # what fits beside other jobs on 2 shared cores in well under an hour
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4))),
@@ -159,10 +160,21 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         tfile.write_text(json.dumps(timings))
     log(f"locator ready ({timings.get('locator_s', 0):.0f}s)")
 
-    # 4. config
+    # 4. config; the card threshold is chosen on whole frames of validation scenes
     cal = json.loads(cfg_extra.read_text())
     cfg = RecognizerConfig(crop=spec, reader_classes=READER_CLASSES, temperature=cal["temperature"],
                            threshold=cal["threshold"], imgsz=(256, 320))
+    if "pipeline_threshold" not in cal:
+        from sueca.vision.train_eval import choose_card_threshold, readings
+
+        (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+        rows, readable = readings(load_recognizer(model_dir, "onnx"),
+                                  range(VAL_SEED0, VAL_SEED0 + preset.val_frames), "train")
+        thr, table = choose_card_threshold(rows, readable)
+        cal.update(pipeline_threshold=thr, pipeline_val={"scenes": preset.val_frames, "table": table})
+        cfg_extra.write_text(json.dumps(cal, indent=2))
+        log(f"threshold {thr} from {preset.val_frames} validation scenes: {table}")
+    cfg = replace(cfg, threshold=cal["pipeline_threshold"])
     info = {"preset": asdict(preset), "train_styles": list(TRAIN_STYLES), "test_styles": list(TEST_STYLES),
             "reader_val": cal, "hardware": f"{platform.processor() or platform.machine()}, "
                                           f"{torch.get_num_threads()} torch threads"}
