@@ -53,7 +53,7 @@ PRESETS = {
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4))),
     # <= 75 min on the 2-core machine alone
-    "default": Preset("default", 1400, 200, 300, 16, 10, reader_extra_scenes=800),
+    "default": Preset("default", 1200, 150, 300, 14, 10, reader_extra_scenes=600, val_frames=300),
     # for a GPU or a long night
     "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32),
 }
