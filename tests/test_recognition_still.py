@@ -113,3 +113,49 @@ def test_pipeline_uses_the_memory_only_for_a_recognizer(still):
     pipe = Pipeline([], rec, Calibration.propose(640, 480), still_outlines=still)
     assert (pipe.outline_memory is not None) == still
     assert Pipeline([], lambda image: None, Calibration.propose(640, 480)).outline_memory is None
+
+
+class SureReader:
+    """Reads every corner as the ace of spades with probability ``p``."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def __call__(self, crops):
+        out = np.full((len(crops), 53), np.log((1 - self.p) / 52), np.float32)
+        out[:, 0] = np.log(self.p)
+        return out
+
+
+def test_video_frames_are_read_with_the_video_threshold():
+    from sueca.hardware.sources import Frame
+    from sueca.vision.geometry import Calibration
+    from sueca.vision.pipeline import Pipeline
+
+    centres = [(300, 240)]
+    frame, _ = table_with_cards(centres)
+    cfg = RecognizerConfig(threshold=0.97, video_threshold=0.9)
+    rec = Recognizer(BoxLocator(centres), SureReader(0.93), cfg)
+    assert rec(frame).codes == ("",)                       # one image: not sure enough
+    assert rec(frame, threshold=cfg.video_threshold).codes == ("AS",)
+    seen = []
+    pipe = Pipeline([Frame(frame, t=0.1 * k, index=k) for k in range(3)], rec, Calibration.propose(640, 480),
+                    on_frame=lambda image, dets, index, t: seen.append(dets.codes))
+    pipe.run()
+    assert seen == [("AS",)] * 3                          # a video frame's reading is a vote
+
+
+def test_video_threshold_round_trips_and_defaults_to_the_image_threshold(tmp_path):
+    import json
+
+    cfg = RecognizerConfig(threshold=0.97, video_threshold=0.9)
+    (tmp_path / "recognizer.json").write_text(json.dumps(cfg.to_dict()))
+    assert RecognizerConfig.load(tmp_path).video_threshold == 0.9
+    d = cfg.to_dict()
+    del d["reader"]["video_threshold"]
+    (tmp_path / "recognizer.json").write_text(json.dumps(d))
+    loaded = RecognizerConfig.load(tmp_path)
+    assert loaded.video_threshold is None
+    rec = Recognizer(BoxLocator([(300, 240)]), SureReader(0.93), loaded)
+    frame, _ = table_with_cards([(300, 240)])
+    assert rec(frame, threshold=loaded.video_threshold).codes == ("",)  # None: the model's own threshold

@@ -66,7 +66,9 @@ class Pipeline(FollowsCommitted):
     record can take them, and turn, trump and played cards follow that record.
     ``still_outlines``: a card lying still keeps its outline from frame to frame
     instead of being outlined again (:mod:`sueca.vision.still`; the reader still
-    reads it in every frame).
+    reads it in every frame). A :class:`Recognizer` reads video frames with its
+    ``video_threshold``: one frame's reading is one vote, and the tracker settles
+    a card's identity only on agreeing votes with a clear lead.
     """
 
     def __init__(self, source: Iterable, recognizer: Callable, calibration, rules: Rules | None = None,
@@ -158,8 +160,9 @@ class Pipeline(FollowsCommitted):
             if self.committed is not None:
                 self._sync()  # the referee may have changed the record since the last frame
                 self._release()
-            if self.outline_memory is not None:
-                dets = self.recognizer(image, memory=self.outline_memory)
+            if isinstance(self.recognizer, Recognizer):
+                dets = self.recognizer(image, memory=self.outline_memory,
+                                       threshold=self.recognizer.config.video_threshold)
             else:
                 dets = self.recognizer(image)
             out = self.detector.update(dets, t, index, turn=self.turn,

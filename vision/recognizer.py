@@ -57,6 +57,9 @@ class RecognizerConfig:
     reader_classes: tuple[str, ...] = READER_CLASSES
     temperature: float = 1.0
     threshold: float = 0.9
+    # per-frame threshold on video: a frame's reading is one vote, and the tracker settles
+    # a card only on agreeing votes with a clear lead (None: the single-image threshold)
+    video_threshold: float | None = None
     ambiguous: float = 0.82  # short/long side ratio above which landscape orderings are read too
     refine: bool = True  # sharpen each located outline at full resolution (sueca.vision.refine)
     info: dict = field(default_factory=dict)
@@ -77,6 +80,7 @@ class RecognizerConfig:
             reader_onnx=rd.get("onnx", "reader.onnx"), reader_pt=rd.get("pt", "reader.pt"),
             crop=CropSpec.from_dict(rd["crop"]), reader_classes=classes,
             temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
+            video_threshold=None if rd.get("video_threshold") is None else float(rd["video_threshold"]),
             ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)), info=d.get("info", {}),
         )
 
@@ -86,7 +90,8 @@ class RecognizerConfig:
                         "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine},
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
-                       "threshold": self.threshold, "ambiguous": self.ambiguous},
+                       "threshold": self.threshold, "video_threshold": self.video_threshold,
+                       "ambiguous": self.ambiguous},
             "info": self.info,
         }
 
@@ -135,7 +140,8 @@ class Recognizer:
     def __init__(self, locator, reader, config: RecognizerConfig):
         self.locator, self.reader, self.config = locator, reader, config
 
-    def read_quads(self, frame: np.ndarray, quads, exact: bool = True) -> tuple[list[str], np.ndarray]:
+    def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
+                   threshold: float | None = None) -> tuple[list[str], np.ndarray]:
         """Read the cards outlined by ``quads`` (N, 4, 2): codes and confidences.
 
         ``quads`` may also be a list of (k, 4, 2) candidate outlines per card: each
@@ -155,7 +161,7 @@ class Recognizer:
         for cands in per_card:
             n = sum(counts_flat[k:k + len(cands)])
             k += len(cands)
-            code, conf = combine_corners(probs[start:start + n], cfg.threshold)
+            code, conf = combine_corners(probs[start:start + n], cfg.threshold if threshold is None else threshold)
             codes.append(code)
             confs.append(conf)
             start += n
@@ -198,8 +204,9 @@ class Recognizer:
             memory.remember(grey, scale, located.rboxes, corners, candidates, reuse)
         return corners, candidates
 
-    def __call__(self, frame: np.ndarray, memory=None) -> CardDetections:
-        """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`."""
+    def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
+        """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
+        ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video)."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
         located = self.locator(frame)
@@ -208,7 +215,7 @@ class Recognizer:
                 memory.clear()
             return CardDetections.empty()
         corners, candidates = self.outlines(frame, located, memory)
-        codes, confs = self.read_quads(frame, candidates, exact=not self.config.refine)
+        codes, confs = self.read_quads(frame, candidates, exact=not self.config.refine, threshold=threshold)
         codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]

@@ -188,6 +188,21 @@ def choose_card_threshold(rows: np.ndarray, readable: int, grid=THRESHOLD_GRID) 
     return float(grid[k]), table
 
 
+def choose_video_threshold(table: list[dict], max_rate: float = 0.005) -> float:
+    """The per-frame threshold on video: the lowest whose validation readings are
+    wrong at most ``max_rate`` of the time. A frame's reading there is one vote; the
+    tracker settles a card only on two agreeing votes with a clear lead.
+
+    >>> choose_video_threshold([{"threshold": 0.8, "wrong": 7, "reported": 1000},
+    ...                         {"threshold": 0.9, "wrong": 4, "reported": 990}])
+    0.9
+    """
+    for row in table:
+        if row["wrong"] <= max_rate * max(row["reported"], 1):
+            return float(row["threshold"])
+    return float(table[-1]["threshold"])
+
+
 def plot_confusion(conf: np.ndarray, path, title: str) -> None:
     """Save the confusion matrix as a PNG (log-scaled counts)."""
     import matplotlib

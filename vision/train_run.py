@@ -174,7 +174,12 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         cal.update(pipeline_threshold=thr, pipeline_val={"scenes": preset.val_frames, "table": table})
         cfg_extra.write_text(json.dumps(cal, indent=2))
         log(f"threshold {thr} from {preset.val_frames} validation scenes: {table}")
-    cfg = replace(cfg, threshold=cal["pipeline_threshold"])
+    if "video_threshold" not in cal:
+        from sueca.vision.train_eval import choose_video_threshold
+
+        cal["video_threshold"] = choose_video_threshold(cal["pipeline_val"]["table"])
+        cfg_extra.write_text(json.dumps(cal, indent=2))
+    cfg = replace(cfg, threshold=cal["pipeline_threshold"], video_threshold=cal["video_threshold"])
     info = {"preset": asdict(preset), "train_styles": list(TRAIN_STYLES), "test_styles": list(TEST_STYLES),
             "reader_val": cal, "hardware": f"{platform.processor() or platform.machine()}, "
                                           f"{torch.get_num_threads()} torch threads"}
