@@ -33,7 +33,7 @@ class PlayConfig:
     """Tuning of :class:`PlayDetector`; times in seconds, distances in card diagonals."""
 
     rest_s: float = 0.1            # a card still this long has come to rest
-    rest_tol: float = 0.08         # how much a resting card's centre may wander (jitter)
+    rest_tol: float = 0.14         # how much a resting card's centre may wander (outline jitter)
     min_rest_obs: int = 2          # detections inside the rest window
     full_view: float = 0.75        # box area vs. a whole card's: below it the view is partial
     uncertain_after_s: float = 2.0  # visible at rest this long without a settled identity

@@ -43,7 +43,7 @@ class TrackerConfig:
     settle_min_reads: int = 2      # confident readings of the best identity needed to settle it
     history_s: float = 3.0         # observations kept per track (for rest and trajectory)
     segment_move: float = 0.35     # a jump this far between two sightings starts a fresh identity vote
-    still_move: float = 0.1        # a step this small between two sightings is lying still
+    still_move: float = 0.14       # a step this small between two sightings is lying still (outline jitter)
     twin_dist: float = 0.3         # two tracks this close, not both seen now, are one card
     twin_window_s: float = 1.0     # ... when both were seen this recently
     still_s: float = 1.0           # a card still this long is parked: it does not jump far
