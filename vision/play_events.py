@@ -148,8 +148,10 @@ class PlayDetector:
                 if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
                     break
                 waiting.pop(0)
+                # read for sure meanwhile (only its view kept failing the rest test): a play
+                # like any other; else uncertain, with the best reading it had while lying there
                 events.append(self._play(w, self._first_rest[w.id], t, frame_index, turn, image, events,
-                                         card=self._rest_best.get(w.id, "")))
+                                         card=None if w.identity else self._rest_best.get(w.id, "")))
                 turn = None if turn is None else (turn + 1) % 4
             if waiting and waiting[0][0] < entered:
                 break
