@@ -8,7 +8,6 @@ the right seats, be accepted, and lose nothing already recorded.
 
 import random
 
-
 import pytest
 
 from sueca.engine import MatchRecord, Rules, random_hand
