@@ -121,7 +121,8 @@ threshold whose validation readings are wrong at most 0.5% of the time.
 ## Known weaknesses (measured, see the table)
 - **Far below the targets** (recall >= 99.5%, real photos >= 95%; wrong identities <= 0.1%).
 - The outline stage is the main loss, not the reader: given the true card outlines, the reader
-  reads 87.2% of the readable held-out-style cards (211/242, seeds 900000-900039, 1 wrong);
+  reads 87.2% of the readable held-out-style cards (211/242, seeds 900000-900039, 1 wrong;
+  `scripts/reader_true_outlines.py`);
   through the locator and the outline refinement it reads {_pct(m['recall_readable'])}. The locator
   (trained from scratch on CPU) misses about a fifth of the face-up cards and its boxes are often
   off by more than the reader's crop margin, above all in piles, under hands and for cards under
