@@ -64,7 +64,6 @@ class FollowsCommitted:
                 # the referee completes the hand (or starts one himself)
                 if self._blocked:
                     self._abandon()
-                    self._pending, self._blocked = [], False
                 self._next_trump = (ev, len(self.record.hands))
                 self._hand = None
             self._release()
@@ -124,7 +123,6 @@ class FollowsCommitted:
             elif not same:
                 # another hand (or match) began: its tail is left to the referee
                 self._abandon()
-                self._pending, self._blocked = [], False
         self.record, self.rules = rec, rec.rules
         self._flags = {k: v for k, v in self._flags.items()
                        if k[0] < len(rec.hands) and k[1] < len(rec.hands[k[0]].plays)}

@@ -311,14 +311,15 @@ class Pipeline(FollowsCommitted):
         """The held plays stay unresolved: their hand is over without them."""
         self.abandoned.append(list(self._pending))
         self._abandoned_hand.append(len(self.record.hands) - 1)
+        self._pending, self._blocked = [], False
 
     def held_json(self) -> list[dict]:
         """Plays seen that could not enter the record (a card nobody could read
         held them back), so that a record written now loses none of them."""
         out = []
         groups = list(zip(self._abandoned_hand, self.abandoned))
-        if self._blocked and self._pending:
-            groups.append((len(self.record.hands) - 1, self._pending))
+        if self.unresolved:
+            groups.append((len(self.record.hands) - 1, self.unresolved))
         for h, plays in groups:
             for k, ev in enumerate(plays):
                 out.append({"hand": h, "card": ev.card or None, "seat": ev.seat, "t": round(ev.t, 3),
@@ -354,7 +355,6 @@ class Pipeline(FollowsCommitted):
             # a new hand began while a card of the last one was still unnamed: keep
             # that hand's tail for the referee, start the new one clean
             self._abandon()
-            self._pending, self._blocked = [], False
         if self._hand is not None and not self._hand.plays:
             # the hand that was waiting gets its dealer and trump
             h = len(self.record.hands) - 1
