@@ -56,7 +56,8 @@ class OutlineMemory:
     """The outlines of the last frame, for :meth:`Recognizer.outlines` to reuse.
 
     ``max_shift``: how far (share of the card's size) a located box may be from
-    the box the outline was found for (the locator's own jitter);
+    the box the outline was found for (the locator's own jitter), and
+    ``max_size_change`` how much bigger or smaller;
     ``max_change``: mean grey change (0-255) inside the card since then, above
     which it moved, was covered or turned; ``max_age``: frames an outline is
     reused before it is found again.
