@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -23,23 +21,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from sueca.vision.recognizer import load_recognizer
-    from sueca.vision.train_data import render
+    from sueca.vision.train_eval import true_outline_reading
 
     a, _, b = args.seeds.partition("-")
     rec = load_recognizer(args.model)
-    right = wrong = n = 0
-    for seed in range(int(a), int(b or a) + 1):
-        scene = render(seed, (1280, 960), args.styles)
-        cards = [c for c in scene.cards if c.face_up and c.readable]
-        if not cards:
-            continue
-        codes, _ = rec.read_quads(scene.image, [np.asarray(c.corners, np.float32)[None] for c in cards], exact=True)
-        for card, code in zip(cards, codes):
-            n += 1
-            right += code == card.code
-            wrong += code not in ("", card.code)
-    print(f"true outlines, {args.styles} styles, seeds {args.seeds}: read {right}/{n} "
-          f"({100 * right / max(n, 1):.1f}%), wrong {wrong}, threshold {rec.config.threshold}")
+    r = true_outline_reading(rec, range(int(a), int(b or a) + 1), args.styles)
+    print(f"true outlines, {args.styles} styles, seeds {args.seeds}: read {r['read_right']}/{r['cards']} "
+          f"({100 * r['recall']:.1f}%), wrong {r['wrong']}, threshold {rec.config.threshold}")
     return 0
 
 

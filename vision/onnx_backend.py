@@ -202,3 +202,12 @@ class OnnxReader:
         if len(crops) == 0:
             return np.zeros((0, 0), np.float32)
         return self.session.run(None, {self.input_name: crops_to_nchw(crops)})[0]
+
+
+class OnnxOutliner(OnnxReader):
+    """Outliner network on ONNX Runtime: (N, S, S, 3) uint8 views -> (N, 8) corners in view units."""
+
+    def __call__(self, views: np.ndarray) -> np.ndarray:
+        if len(views) == 0:
+            return np.zeros((0, 8), np.float32)
+        return super().__call__(views)

@@ -62,6 +62,8 @@ class RecognizerConfig:
     video_threshold: float | None = None
     ambiguous: float = 0.82  # short/long side ratio above which landscape orderings are read too
     refine: bool = True  # sharpen each located outline at full resolution (sueca.vision.refine)
+    # the learned outline stage (sueca.vision.outliner); None: classical refinement only
+    outliner: dict | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -81,7 +83,8 @@ class RecognizerConfig:
             crop=CropSpec.from_dict(rd["crop"]), reader_classes=classes,
             temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
             video_threshold=None if rd.get("video_threshold") is None else float(rd["video_threshold"]),
-            ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)), info=d.get("info", {}),
+            ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)),
+            outliner=d.get("outliner"), info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -92,6 +95,7 @@ class RecognizerConfig:
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "video_threshold": self.video_threshold,
                        "ambiguous": self.ambiguous},
+            **({"outliner": self.outliner} if self.outliner else {}),
             "info": self.info,
         }
 
@@ -137,8 +141,9 @@ class Recognizer:
     stages; both backends (ONNX Runtime, PyTorch) give the same interface.
     """
 
-    def __init__(self, locator, reader, config: RecognizerConfig):
+    def __init__(self, locator, reader, config: RecognizerConfig, outliner=None):
         self.locator, self.reader, self.config = locator, reader, config
+        self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
 
     def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
                    threshold: float | None = None) -> tuple[list[str], np.ndarray]:
@@ -175,6 +180,8 @@ class Recognizer:
         """
         corners = located.corners.astype(np.float32)
         candidates: list = list(corners)
+        if self.outliner is not None:
+            return self._learned_outlines(frame, located, memory)
         if not self.config.refine:
             return corners, candidates
         from sueca.vision.refine import card_shaped, edge_angle, grown, refine_quad
@@ -204,6 +211,31 @@ class Recognizer:
             memory.remember(grey, scale, located.rboxes, corners, candidates, reuse)
         return corners, candidates
 
+    def _learned_outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
+        from sueca.vision.refine import grown
+
+        if memory is not None:
+            from sueca.vision.still import thumbnail
+
+            grey, scale = thumbnail(frame)
+            reuse = memory.lookup(grey, scale, located.rboxes)
+        else:
+            reuse = [None] * len(located)
+        corners = located.corners.astype(np.float32).copy()
+        candidates: list = [None] * len(corners)
+        todo = [i for i, r in enumerate(reuse) if r is None]
+        learned = self.outliner(frame, corners[todo]) if todo else np.zeros((0, 4, 2), np.float32)
+        for i, q in zip(todo, learned):
+            corners[i] = q
+            # a printed border or a shadow can shift the found outline: also read it a bit larger
+            candidates[i] = np.stack([q, grown(q[None], 1.08)[0]])
+        for i, r in enumerate(reuse):
+            if r is not None:
+                corners[i], candidates[i] = memory.remembered(r)
+        if memory is not None:
+            memory.remember(grey, scale, located.rboxes, corners, candidates, reuse)
+        return corners, candidates
+
     def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
         ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video)."""
@@ -215,7 +247,8 @@ class Recognizer:
                 memory.clear()
             return CardDetections.empty()
         corners, candidates = self.outlines(frame, located, memory)
-        codes, confs = self.read_quads(frame, candidates, exact=not self.config.refine, threshold=threshold)
+        exact = not self.config.refine and self.outliner is None
+        codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
         codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]
@@ -278,10 +311,26 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         locator = OnnxLocator(locator_file or model_dir / cfg.locator_onnx, cfg.imgsz, cfg.locate_conf,
                               cfg.locate_iou, threads)
         reader = OnnxReader(model_dir / cfg.reader_onnx, threads)
+        outline_net = None
+        if cfg.outliner:
+            from sueca.vision.onnx_backend import OnnxOutliner
+
+            outline_net = OnnxOutliner(model_dir / cfg.outliner["onnx"], threads)
     else:
         from sueca.vision.torch_backend import TorchLocator, TorchReader
 
         locator = TorchLocator(locator_file or model_dir / cfg.locator_pt, cfg.imgsz, cfg.locate_conf,
                                cfg.locate_iou, threads)
         reader = TorchReader(model_dir / cfg.reader_pt, threads)
-    return Recognizer(locator, reader, cfg)
+        outline_net = None
+        if cfg.outliner:
+            from sueca.vision.torch_backend import TorchOutliner
+
+            outline_net = TorchOutliner(model_dir / cfg.outliner["pt"], threads)
+    outliner = None
+    if outline_net is not None:
+        from sueca.vision.outliner import Outliner
+
+        o = cfg.outliner
+        outliner = Outliner(outline_net, int(o.get("size", 64)), float(o.get("reach", 1.7)), int(o.get("passes", 2)))
+    return Recognizer(locator, reader, cfg, outliner)

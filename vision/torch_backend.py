@@ -81,3 +81,22 @@ class TorchReader:
         x = self.torch.from_numpy(crops_to_nchw(crops))
         with self.torch.inference_mode():
             return self.model(x).numpy()
+
+
+class TorchOutliner:
+    """Outliner network from ``outliner.pt``: (N, S, S, 3) uint8 views -> (N, 8) corners."""
+
+    def __init__(self, path: str | Path, threads: int | None = None):
+        self.torch = _torch(threads)
+        from sueca.vision.outline_net import build_outliner
+
+        ckpt = self.torch.load(str(path), map_location="cpu", weights_only=True)
+        self.model = build_outliner(**ckpt["arch"])
+        self.model.load_state_dict(ckpt["state_dict"])
+        self.model.eval()
+
+    def __call__(self, views: np.ndarray) -> np.ndarray:
+        if len(views) == 0:
+            return np.zeros((0, 8), np.float32)
+        with self.torch.inference_mode():
+            return self.model(self.torch.from_numpy(crops_to_nchw(views))).numpy()

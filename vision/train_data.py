@@ -160,6 +160,61 @@ def scene_crops(scene, spec: CropSpec, rng: np.random.Generator, jitters: int = 
     return np.stack(crops), np.asarray(labels, np.int64), groups
 
 
+def recognizer_crops(scene, recognizer, spec: CropSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Reader crops cut exactly as at run time: the recognizer's own located and outlined
+    cards (both candidates, both portrait orderings), labelled from the truth.
+
+    A located box over no face-up card (a back, a napkin) is "no readable index".
+    """
+    from sueca.vision.train_eval import _poly_iou
+
+    src = scene.image if spec.channels == 3 else cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    located = recognizer.locator(scene.image)
+    if len(located) == 0:
+        return np.zeros((0, *spec.shape), np.uint8), np.zeros((0,), np.int64)
+    _, candidates = recognizer.outlines(scene.image, located)
+    crops, labels = [], []
+    for cands in candidates:
+        for q in np.asarray(cands, np.float32).reshape(-1, 4, 2):
+            ious = [_poly_iou(q, c.corners) for c in scene.cards]
+            j = int(np.argmax(ious)) if ious else -1
+            card = scene.cards[j] if j >= 0 and ious[j] >= 0.3 else None
+            for o in portrait_orderings(q):
+                y = UNREADABLE_CLASS if card is None else _label(o, card, spec)
+                if y is None:
+                    continue
+                crops.append(crop_top_left(src, o, spec))
+                labels.append(y)
+    if not crops:
+        return np.zeros((0, *spec.shape), np.uint8), np.zeros((0,), np.int64)
+    return np.stack(crops), np.asarray(labels, np.int64)
+
+
+def _recognizer_chunk(args) -> tuple[np.ndarray, np.ndarray]:
+    seeds, styles, model_dir = args
+    from sueca.vision.recognizer import load_recognizer
+
+    rec = load_recognizer(model_dir, threads=1)
+    out = [recognizer_crops(render(seed, (1280, 960), styles), rec, rec.config.crop) for seed in seeds]
+    return np.concatenate([c for c, _ in out]), np.concatenate([y for _, y in out])
+
+
+def build_recognizer_crops(seeds, styles, model_dir, workers: int = 2, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`recognizer_crops` of ``seeds``, rendered and read in ``workers`` processes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    seeds = list(seeds)
+    chunks = [seeds[i:i + 50] for i in range(0, len(seeds), 50)]
+    xs, ys, t0 = [], [], time.time()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for k, (x, y) in enumerate(pool.map(_recognizer_chunk, [(c, styles, str(model_dir)) for c in chunks])):
+            xs.append(x)
+            ys.append(y)
+            log(f"run-time crops: {min((k + 1) * 50, len(seeds))}/{len(seeds)} scenes, "
+                f"{sum(len(v) for v in xs)} crops ({time.time() - t0:.0f}s)")
+    return np.concatenate(xs), np.concatenate(ys)
+
+
 def is_target(card) -> bool:
     """Whether the locator should find this card: face up and enough of it (or its index) showing."""
     return bool(card.face_up and (card.visible_fraction >= MIN_VISIBLE

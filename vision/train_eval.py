@@ -136,6 +136,61 @@ def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, **options) 
     return metrics, conf
 
 
+def true_outline_reading(recognizer, seeds, styles, size=(1280, 960)) -> dict:
+    """The reader alone: every readable face-up card read from its *true* outline.
+
+    Separates the reader's errors from the locator's and the outline stage's.
+    """
+    from sueca.vision.train_data import render
+
+    right = wrong = n = 0
+    for seed in seeds:
+        scene = render(seed, size, styles)
+        cards = [c for c in scene.cards if c.face_up and c.readable]
+        if not cards:
+            continue
+        codes, _ = recognizer.read_quads(scene.image, [np.asarray(c.corners, np.float32)[None] for c in cards])
+        for card, code in zip(cards, codes):
+            n += 1
+            right += code == card.code
+            wrong += code not in (UNREADABLE, card.code)
+    return {"scenes": len(seeds), "seeds": [int(seeds[0]), int(seeds[-1])] if len(seeds) else [],
+            "cards": n, "read_right": right, "wrong": wrong, "recall": right / max(n, 1)}
+
+
+def outline_quality(recognizer, seeds, styles, size=(1280, 960)) -> dict:
+    """Outline IoU with the truth of each readable face-up card the locator found: its box,
+    the classical refinement (:mod:`sueca.vision.refine`) and the outliner (when the model has one)."""
+    from sueca.vision.refine import refine_quad
+    from sueca.vision.train_data import render
+
+    rows: dict[str, list[float]] = {"box": [], "classical": [], "outliner": []}
+    for seed in seeds:
+        scene = render(seed, size, styles)
+        located = recognizer.locator(scene.image)
+        if len(located) == 0:
+            continue
+        learned = recognizer.outliner(scene.image, located.corners) if recognizer.outliner is not None else None
+        for card in scene.cards:
+            if not (card.face_up and card.readable):
+                continue
+            ious = [_poly_iou(q, card.corners) for q in located.corners]
+            i = int(np.argmax(ious))
+            if ious[i] < 0.3:
+                continue
+            rows["box"].append(ious[i])
+            r = refine_quad(scene.image, located.corners[i])
+            rows["classical"].append(_poly_iou(r, card.corners) if r is not None else ious[i])
+            if learned is not None:
+                rows["outliner"].append(_poly_iou(learned[i], card.corners))
+    out: dict = {"scenes": len(seeds), "seeds": [int(seeds[0]), int(seeds[-1])] if len(seeds) else [],
+                 "cards": len(rows["box"])}
+    for k, v in rows.items():
+        if v:
+            out[k] = {"median_iou": float(np.median(v)), "iou_over_0.9": float(np.mean(np.asarray(v) > 0.9))}
+    return out
+
+
 #: Thresholds :func:`choose_card_threshold` tries, low to high.
 THRESHOLD_GRID = (0.5, 0.8, 0.9, 0.93, 0.95, 0.97, 0.98, 0.985, 0.99, 0.995, 0.998)
 

@@ -104,12 +104,12 @@ def predict(model: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> np.n
 
 
 def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: int = 128, lr: float = 3e-3,
-                 seed: int = 0, width: int = 16, log=print) -> torch.nn.Module:
-    """Train from scratch with AdamW + one-cycle; returns the model in eval mode."""
+                 seed: int = 0, width: int = 16, log=print, init: torch.nn.Module | None = None) -> torch.nn.Module:
+    """Train with AdamW + one-cycle, from scratch or on from ``init``; returns the model in eval mode."""
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     channels = 1 if crops.ndim == 3 else crops.shape[3]
-    model = build_reader(UNREADABLE_CLASS + 1, width, in_channels=channels)
+    model = init if init is not None else build_reader(UNREADABLE_CLASS + 1, width, in_channels=channels)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(crops) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
@@ -145,6 +145,14 @@ def export_reader(model: torch.nn.Module, size: tuple[int, int], onnx_path: str 
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
     torch.save({"arch": {"num_classes": UNREADABLE_CLASS + 1, "width": width, "in_channels": channels},
                 "state_dict": model.state_dict()}, str(pt_path))
+
+
+def load_reader(pt_path: str | Path) -> torch.nn.Module:
+    """A ``reader.pt`` written by :func:`export_reader`, as a torch module."""
+    ckpt = torch.load(str(pt_path), map_location="cpu", weights_only=True)
+    model = build_reader(**ckpt["arch"])
+    model.load_state_dict(ckpt["state_dict"])
+    return model
 
 
 def main(argv: list[str] | None = None) -> int:

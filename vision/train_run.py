@@ -44,18 +44,28 @@ class Preset:
     batch: int = 16
     seed: int = 0
     val_frames: int = 400  # validation scenes read whole to choose the card threshold
+    # the learned outline stage: scenes (never the locator's), epochs; 0 scenes: none
+    outliner_scenes: int = 1200
+    outliner_epochs: int = 10
+    # then the reader goes on learning from crops cut as at run time (locator + outliner)
+    reader_tune_scenes: int = 800
+    reader_tune_epochs: int = 4
+    locate_conf: float = 0.2
+    locate_iou: float = 0.65
 
 
 PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
-    "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4, val_frames=4),
+    "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4, val_frames=4,
+                    outliner_scenes=6, outliner_epochs=1, reader_tune_scenes=4, reader_tune_epochs=1),
     # what fits beside other jobs on 2 shared cores in well under an hour
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4))),
     # <= 75 min on the 2-core machine alone
     "default": Preset("default", 1200, 150, 300, 14, 10, reader_extra_scenes=600, val_frames=300),
     # for a GPU or a long night
-    "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32),
+    "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32,
+                   outliner_scenes=6000, outliner_epochs=20, reader_tune_scenes=3000, reader_tune_epochs=6),
 }
 
 
@@ -160,10 +170,38 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         tfile.write_text(json.dumps(timings))
     log(f"locator ready ({timings.get('locator_s', 0):.0f}s)")
 
-    # 4. config; the card threshold is chosen on whole frames of validation scenes
+    # 4. outliner: rough boxes (the new locator's own, and simulated) -> card outlines
+    t0 = time.time()
+    outliner_cfg = None
+    if preset.outliner_scenes:
+        outliner_cfg = {"onnx": "outliner.onnx", "pt": "outliner.pt", "size": 64, "reach": 1.7, "passes": 2}
+        if not (model_dir / "outliner.onnx").is_file():
+            _train_outliner(preset, work, model_dir, log)
+            timings["outliner_s"] = time.time() - t0
+            tfile.write_text(json.dumps(timings))
+        log(f"outliner ready ({timings.get('outliner_s', 0):.0f}s)")
+
+    # 5. the reader on crops cut as at run time
     cal = json.loads(cfg_extra.read_text())
     cfg = RecognizerConfig(crop=spec, reader_classes=READER_CLASSES, temperature=cal["temperature"],
-                           threshold=cal["threshold"], imgsz=(256, 320))
+                           threshold=cal["threshold"], imgsz=(256, 320), outliner=outliner_cfg,
+                           locate_conf=preset.locate_conf, locate_iou=preset.locate_iou)
+    stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
+              "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
+    if outliner_cfg and preset.reader_tune_scenes and "reader_tuned" not in cal:
+        t0 = time.time()
+        (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+        cal.update(_tune_reader(preset, work, model_dir, reader_npz, log))
+        cfg = replace(cfg, temperature=cal["temperature"])
+        cfg_extra.write_text(json.dumps(cal, indent=2))
+        timings["reader_tune_s"] = time.time() - t0
+        tfile.write_text(json.dumps(timings))
+
+    # 6. config; the card threshold is chosen on whole frames of validation scenes
+    if cal.get("stages") != stages:  # thresholds chosen with other stages do not hold
+        for key in ("pipeline_threshold", "pipeline_val", "video_threshold"):
+            cal.pop(key, None)
+        cal["stages"] = stages
     if "pipeline_threshold" not in cal:
         from sueca.vision.train_eval import choose_card_threshold, readings
 
@@ -186,7 +224,7 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     cfg = replace(cfg, info=info)
     (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
 
-    # 5. evaluation on held-out styles and seeds, with the ONNX runtime
+    # 7. evaluation on held-out styles and seeds, with the ONNX runtime
     t0 = time.time()
     from sueca.vision.train_eval import evaluate, plot_confusion
 
@@ -198,6 +236,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     tilt_metrics, _ = evaluate(rec, range(TILT_SEED0, TILT_SEED0 + max(preset.test_scenes // 2, 2)), "test",
                                log=log, max_tilt=45.0)
     metrics["tilt45"] = {k: v for k, v in tilt_metrics.items() if k != "wrong_examples"}
+    from sueca.vision.train_eval import outline_quality, true_outline_reading
+
+    metrics["reader_true_outlines"] = true_outline_reading(rec, seeds[:max(len(seeds) // 5, 2)], "test")
+    metrics["outlines"] = outline_quality(rec, seeds[:max(len(seeds) // 5, 2)], "test")
     timings["eval_s"] = time.time() - t0
     metrics["train_styles_val"] = {k: v for k, v in val_metrics.items() if k != "wrong_examples"}
     plot_confusion(conf, model_dir / "confusion.png",
@@ -214,8 +256,78 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     if install:
         install = Path(install)
         install.mkdir(parents=True, exist_ok=True)
-        for name in ("locator.onnx", "locator.pt", "reader.onnx", "reader.pt", "recognizer.json", "metrics.json",
-                     "confusion.png", "README.md"):
+        names = ["locator.onnx", "locator.pt", "reader.onnx", "reader.pt", "recognizer.json", "metrics.json",
+                 "confusion.png", "README.md"]
+        if outliner_cfg:
+            names += [outliner_cfg["onnx"], outliner_cfg["pt"]]
+        for name in names:
             shutil.copyfile(model_dir / name, install / name)
         log(f"installed into {install}")
     return metrics
+
+
+#: First scene seed of the outliner's data: scenes neither model has trained on,
+#: so the locator's boxes there are as wrong as on new tables.
+OUTLINER_SEED0 = 2_000_000
+
+
+def _train_outliner(preset: Preset, work: Path, model_dir: Path, log) -> None:
+    from sueca.vision.train_outliner import (build, corner_error, export_outliner, predict,
+                                             train_outliner)
+
+    npz = work / "data" / "outline.npz"
+    if not npz.is_file():
+        # the locator's boxes come from the ONNX model just exported (its config is written below)
+        tmp_cfg = RecognizerConfig(imgsz=(256, 320))
+        (model_dir / "recognizer.json").write_text(json.dumps(tmp_cfg.to_dict(), indent=1))
+        seed0 = OUTLINER_SEED0 + preset.seed
+        tr = build(range(seed0, seed0 + preset.outliner_scenes), "train", model_dir, log=log)
+        va = build(range(VAL_SEED0, VAL_SEED0 + min(preset.val_scenes, 100)), "train", model_dir, log=log)
+        np.savez(npz, views=tr["views"], targets=tr["targets"], val_views=va["views"], val_targets=va["targets"])
+    d = np.load(npz)
+    log(f"outliner: {len(d['targets'])} train views, {len(d['val_targets'])} val views")
+    model = train_outliner(d["views"], d["targets"], preset.outliner_epochs, seed=preset.seed, log=log)
+    err = corner_error(predict(model, d["val_views"]), d["val_targets"])
+    log(f"outliner: val corner error (view units) median {np.median(err):.4f}, p90 {np.percentile(err, 90):.4f}")
+    export_outliner(model, model_dir / "outliner.onnx", model_dir / "outliner.pt")
+
+
+#: First scene seed of the reader's run-time crops (new scenes again).
+READER_TUNE_SEED0 = 3_000_000
+
+
+def _tune_reader(preset: Preset, work: Path, model_dir: Path, reader_npz: Path, log) -> dict:
+    """Go on training the reader on crops cut by the locator and the outliner, half and half
+    with its first crops (so it does not forget the rare cases); recalibrate its temperature."""
+    from sueca.vision.recognizer import softmax
+    from sueca.vision.train_data import build_recognizer_crops
+    from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict, train_reader
+
+    npz = work / "data" / "reader_runtime.npz"
+    if not npz.is_file():
+        seed0 = READER_TUNE_SEED0 + preset.seed
+        x, y = build_recognizer_crops(range(seed0, seed0 + preset.reader_tune_scenes), "train", model_dir, log=log)
+        vx, vy = build_recognizer_crops(range(VAL_SEED0, VAL_SEED0 + min(preset.val_scenes, 100)), "train",
+                                        model_dir, log=log)
+        np.savez(npz, crops=x, labels=y, val_crops=vx, val_labels=vy)
+    d = np.load(npz)
+    if len(d["labels"]) == 0 or len(d["val_labels"]) == 0:  # a locator that finds nothing (smoke runs)
+        log("reader tuning: no card located, the reader stays as it is")
+        return {"reader_tuned": {"scenes": preset.reader_tune_scenes, "epochs": 0, "crops": 0}}
+    old = np.load(reader_npz)
+    rng = np.random.default_rng(preset.seed)
+    keep = rng.choice(len(old["labels"]), size=min(len(old["labels"]), len(d["labels"])), replace=False)
+    crops = np.concatenate([d["crops"], old["crops"][keep]])
+    labels = np.concatenate([d["labels"], old["labels"][keep]])
+    log(f"reader tuning: {len(d['labels'])} run-time crops ({int(np.sum(d['labels'] == 52))} unreadable) "
+        f"+ {len(keep)} first crops")
+    model = train_reader(crops, labels, preset.reader_tune_epochs, lr=1e-3, seed=preset.seed + 1, log=log,
+                         init=load_reader(model_dir / "reader.pt"))
+    logits = predict(model, d["val_crops"])
+    temp = fit_temperature(logits, d["val_labels"])
+    acc = float(np.mean(softmax(logits, temp).argmax(1) == d["val_labels"]))
+    export_reader(model, CropSpec().size, model_dir / "reader.onnx", model_dir / "reader.pt")
+    log(f"reader tuning: run-time val crop accuracy {acc:.4f}, T={temp:.3f}")
+    return {"temperature": temp, "reader_tuned": {"scenes": preset.reader_tune_scenes,
+                                                  "epochs": preset.reader_tune_epochs,
+                                                  "runtime_val_crop_accuracy": acc}}
