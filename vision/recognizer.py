@@ -247,15 +247,51 @@ class Recognizer:
                 memory.clear()
             return CardDetections.empty()
         corners, candidates = self.outlines(frame, located, memory)
+        loc = located.scores.astype(np.float32)
+        if self.outliner is not None:
+            # two boxes on one card (a sleeve across it, a pile's edge) end on the same outline
+            keep = same_card_outlines(corners, loc)
+            corners, candidates, loc = corners[keep], [candidates[i] for i in keep], loc[keep]
         exact = not self.config.refine and self.outliner is None
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
         codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
-        loc = located.scores.astype(np.float32)
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+
+
+#: Outline IoU above which two located boxes are one card.
+SAME_CARD_IOU = 0.88
+
+
+def same_card_outlines(corners: np.ndarray, scores: np.ndarray, iou: float = SAME_CARD_IOU) -> np.ndarray:
+    """Indices of the outlines to keep: of outlines overlapping by more than ``iou``, the
+    best-scored one (cards of a trick overlap far less; a card laid exactly on another
+    hides it).
+
+    >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
+    >>> same_card_outlines(np.stack([q, q + 2, q + 60]), np.array([0.5, 0.9, 0.8])).tolist()
+    [1, 2]
+    """
+    import cv2
+
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    quads = [cv2.convexHull(np.asarray(q, np.float32)).reshape(-1, 2) for q in corners]
+    areas = [cv2.contourArea(q) for q in quads]
+    kept: list[int] = []
+    for i in order:
+        same = False
+        for j in kept:
+            inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+            union = areas[i] + areas[j] - inter
+            if union > 0 and inter / union > iou:
+                same = True
+                break
+        if not same:
+            kept.append(int(i))
+    return np.asarray(sorted(kept), np.int64)
 
 
 def _one_per_card(codes: list[str], confs: np.ndarray) -> tuple[list[str], np.ndarray]:
