@@ -114,7 +114,8 @@ class PlayDetector:
             if state is not None:
                 waiting.append((state[1], tr))
             best = self._rest_best.get(tr.id, "")
-            if tr.id in self._first_rest and best not in self._hand_cards and self._roles.get(tr.id) is None:
+            if tr.id in self._first_rest and best not in self._hand_cards and self._roles.get(tr.id) is None \
+                    and not (not tr.identity and self._on_played(tr)):
                 # seen lying in the trick, not yet a play: if the trick is swept it goes too
                 stranded.append(self._stray(tr))
                 if tr.visible and self.calibration.is_in_play_area(tr.center):
@@ -144,6 +145,13 @@ class PlayDetector:
                 w_entered, w = waiting[0]
                 if self._rest_best.get(w.id) in self._hand_cards:
                     waiting.pop(0)  # a played card's ghost (it reads as one), not a play
+                    continue
+                if not w.identity and ((not w.visible and self._same_place(w, tr)) or self._on_played(w)):
+                    # lost where this card now lies (its own earlier track: a fast card split
+                    # in two), or lying on a card already played (a second box on that card
+                    # as the new one lands across it): not a card played before this one
+                    waiting.pop(0)
+                    self._roles[w.id] = "ignored"
                     continue
                 if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
                     break
@@ -208,6 +216,18 @@ class PlayDetector:
                 d[kept] = min(d[kept], d.pop(dropped)) if kept in d else d.pop(dropped)
         if dropped in self._rest_best:
             self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
+
+    @staticmethod
+    def _same_place(a: TrackView, b: TrackView) -> bool:
+        """Whether ``a`` was last seen about where ``b`` lies (within half a card)."""
+        reach = 0.5 * max(a.diag, b.diag, 1.0)
+        return math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < reach
+
+    def _on_played(self, tr: TrackView) -> bool:
+        """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
+        reach = 0.5 * max(tr.diag, 1.0)
+        return any(math.hypot(e.center[0] - tr.center[0], e.center[1] - tr.center[1]) < reach
+                   for e in self._trick if not math.isnan(e.center[0]))
 
     def _suggestible(self, tr: TrackView) -> bool:
         # one confident misread is the commonest recognizer fault: a suggestion
