@@ -145,8 +145,9 @@ threshold whose validation readings are wrong at most 0.5% of the time.
   is sometimes far off (piles, fans of held cards, cards under hands), and given the true
   outlines the reader itself reads {_pct(tru.get('recall', 0))} of readable held-out cards. More locator
   and outliner training (a GPU, `--preset long`) is the first fix.
-- On the held-out decks {m['wrong_identities']} of {m['reported_identities']} reported identities were wrong (listed above):
-  small cards' suits and cards under a blurred, see-through hand. In video the tracker votes over
+- On the held-out decks {m['wrong_identities']} of {m['reported_identities']} reported identities were wrong (listed above);
+  earlier models misread small cards' suits and cards under a blurred, see-through hand. A test
+  set of {m['reported_identities']} readings cannot show a 0.1% error rate. In video the tracker votes over
   many frames, which the single-image figures here do not show.
 - Trained on synthetic decks only; decks with an index far from the corner (beyond 40% of the
   card's width/height), or without corner indices, are not read (reported unreadable).
