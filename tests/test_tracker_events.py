@@ -109,3 +109,19 @@ def test_card_resting_outside_the_play_area_mid_hand_is_not_a_play():
     tb.show(("AS", 640, 600, 0.95), times=5)
     tb.show(("AS", 640, 600, 0.95), ("JD", 1100, 300, 0.95), times=30)   # someone shows a card
     assert tb.plays() == [("AS", 0)]
+
+
+def test_a_second_unread_box_on_a_played_card_is_not_a_play():
+    """A new card landing across a played one can give the locator a second box on the old
+    card (its uncovered part): that box must not become a play before the new card."""
+    tb = Table()
+    throw(tb, "AS", BOTTOM, (640, 600))
+    tb.show(("AS", 640, 600, 0.95), times=8)
+    ghost = ("", 628, 616, 0.6)   # a box on the uncovered part of the AS
+    for k in range(6):            # the 2D comes from the right and lands across the AS
+        a = k / 5
+        tb.show(("AS", 640, 600, 0.95), ("", 1200 + (740 - 1200) * a, 480 + (550 - 480) * a, 0.8),
+                *([ghost] if k >= 3 else []))
+    tb.show(("AS", 640, 600, 0.95), ("", 740, 550, 0.8), ghost, times=12)
+    tb.show(("AS", 640, 600, 0.95), ("2D", 740, 550, 0.95), ghost, times=10)
+    assert tb.plays() == [("AS", 0), ("2D", 1)]
