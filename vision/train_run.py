@@ -51,7 +51,7 @@ class Preset:
     reader_tune_scenes: int = 800
     reader_tune_epochs: int = 4
     locate_conf: float = 0.2
-    locate_iou: float = 0.5
+    locate_iou: float = 0.65
 
 
 PRESETS = {
