@@ -180,12 +180,8 @@ class Recognizer:
         """
         corners = located.corners.astype(np.float32)
         candidates: list = list(corners)
-        if self.outliner is not None:
-            return self._learned_outlines(frame, located, memory)
-        if not self.config.refine:
+        if self.outliner is None and not self.config.refine:
             return corners, candidates
-        from sueca.vision.refine import card_shaped, edge_angle, grown, refine_quad
-
         if memory is not None:
             from sueca.vision.still import thumbnail
 
@@ -193,48 +189,43 @@ class Recognizer:
             reuse = memory.lookup(grey, scale, located.rboxes)
         else:
             reuse = [None] * len(corners)
-        for i, q in enumerate(corners):
+        todo = [i for i, r in enumerate(reuse) if r is None]
+        for i in range(len(corners)):
             if reuse[i] is not None:
                 corners[i], candidates[i] = memory.remembered(reuse[i])
-                continue
+        found = self._learned(frame, corners, todo) if self.outliner is not None else \
+            self._refined(frame, located, todo)
+        for i, (q, cands) in zip(todo, found):
+            corners[i], candidates[i] = q, cands
+        if memory is not None:
+            memory.remember(grey, scale, located.rboxes, corners, candidates, reuse)
+        return corners, candidates
+
+    def _learned(self, frame: np.ndarray, corners: np.ndarray, todo: list[int]) -> list:
+        """(outline, candidates) of the boxes ``todo`` by the outliner, in one batch."""
+        from sueca.vision.refine import grown
+
+        if not todo:
+            return []
+        # a printed border or a shadow can shift the found outline: also read it a bit larger
+        return [(q, np.stack([q, grown(q[None], 1.08)[0]])) for q in self.outliner(frame, corners[todo])]
+
+    def _refined(self, frame: np.ndarray, located, todo: list[int]) -> list:
+        """(outline, candidates) of the boxes ``todo`` by classical refinement (no outliner)."""
+        from sueca.vision.refine import card_shaped, edge_angle, grown, refine_quad
+
+        out = []
+        for i in todo:
+            q = located.corners[i].astype(np.float32)
             r = refine_quad(frame, q)
             if r is not None:
-                corners[i] = r
-                cands = r[None]
+                q, cands = r, r[None]
             else:  # the locator's box is squarer than a card and turned a bit: fix both
                 rb = located.rboxes[i].copy()
                 rb[4] = edge_angle(frame, rb)
                 cands = card_shaped(rb)
-            # a printed border or a shadow can shift the found outline: also read it a bit larger
-            candidates[i] = np.concatenate([cands, grown(cands, 1.12)])
-        if memory is not None:
-            memory.remember(grey, scale, located.rboxes, corners, candidates, reuse)
-        return corners, candidates
-
-    def _learned_outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
-        from sueca.vision.refine import grown
-
-        if memory is not None:
-            from sueca.vision.still import thumbnail
-
-            grey, scale = thumbnail(frame)
-            reuse = memory.lookup(grey, scale, located.rboxes)
-        else:
-            reuse = [None] * len(located)
-        corners = located.corners.astype(np.float32).copy()
-        candidates: list = [None] * len(corners)
-        todo = [i for i, r in enumerate(reuse) if r is None]
-        learned = self.outliner(frame, corners[todo]) if todo else np.zeros((0, 4, 2), np.float32)
-        for i, q in zip(todo, learned):
-            corners[i] = q
-            # a printed border or a shadow can shift the found outline: also read it a bit larger
-            candidates[i] = np.stack([q, grown(q[None], 1.08)[0]])
-        for i, r in enumerate(reuse):
-            if r is not None:
-                corners[i], candidates[i] = memory.remembered(r)
-        if memory is not None:
-            memory.remember(grey, scale, located.rboxes, corners, candidates, reuse)
-        return corners, candidates
+            out.append((q, np.concatenate([cands, grown(cands, 1.12)])))
+        return out
 
     def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
