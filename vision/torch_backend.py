@@ -63,40 +63,39 @@ class TorchLocator:
         return decode_obb(out, lb, self.conf, self.iou)
 
 
+def _load_net(torch, path: str | Path, build):
+    """A network saved as state dict + architecture arguments (``reader.pt``, ``outliner.pt``)."""
+    ckpt = torch.load(str(path), map_location="cpu", weights_only=True)
+    model = build(**ckpt["arch"])
+    model.load_state_dict(ckpt["state_dict"])
+    return model.eval()
+
+
 class TorchReader:
-    """Index reader from ``reader.pt`` (state dict + architecture arguments)."""
+    """Index reader from ``reader.pt``: (N, H, W[, 3]) uint8 crops -> (N, C) logits."""
+
+    outputs = 0  # width of the empty answer to no crops
 
     def __init__(self, path: str | Path, threads: int | None = None):
         self.torch = _torch(threads)
         from sueca.vision.reader_net import build_reader
 
-        ckpt = self.torch.load(str(path), map_location="cpu", weights_only=True)
-        self.model = build_reader(**ckpt["arch"])
-        self.model.load_state_dict(ckpt["state_dict"])
-        self.model.eval()
+        self.model = _load_net(self.torch, path, build_reader)
 
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         if len(crops) == 0:
-            return np.zeros((0, 0), np.float32)
-        x = self.torch.from_numpy(crops_to_nchw(crops))
+            return np.zeros((0, self.outputs), np.float32)
         with self.torch.inference_mode():
-            return self.model(x).numpy()
+            return self.model(self.torch.from_numpy(crops_to_nchw(crops))).numpy()
 
 
-class TorchOutliner:
+class TorchOutliner(TorchReader):
     """Outliner network from ``outliner.pt``: (N, S, S, 3) uint8 views -> (N, 8) corners."""
+
+    outputs = 8
 
     def __init__(self, path: str | Path, threads: int | None = None):
         self.torch = _torch(threads)
         from sueca.vision.outline_net import build_outliner
 
-        ckpt = self.torch.load(str(path), map_location="cpu", weights_only=True)
-        self.model = build_outliner(**ckpt["arch"])
-        self.model.load_state_dict(ckpt["state_dict"])
-        self.model.eval()
-
-    def __call__(self, views: np.ndarray) -> np.ndarray:
-        if len(views) == 0:
-            return np.zeros((0, 8), np.float32)
-        with self.torch.inference_mode():
-            return self.model(self.torch.from_numpy(crops_to_nchw(views))).numpy()
+        self.model = _load_net(self.torch, path, build_outliner)
