@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sueca.vision.outliner import Outliner, View, clockwise
+from sueca.vision.outliner import Outliner, View
+from sueca.vision.rectify import clockwise
 from sueca.vision.recognizer import RecognizerConfig, default_model_dir, load_recognizer
 
 MODELS = default_model_dir()

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from sueca.vision.rectify import clockwise
+
 
 @dataclass(frozen=True)
 class View:
@@ -78,12 +80,6 @@ class View:
         if k > 1:
             out = cv2.resize(out, (s, s), interpolation=cv2.INTER_AREA)
         return out
-
-
-def clockwise(q: np.ndarray) -> np.ndarray:
-    q = np.asarray(q, np.float32).reshape(4, 2)
-    x, y = q[:, 0], q[:, 1]
-    return q if np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) >= 0 else q[::-1].copy()
 
 
 class Outliner:

@@ -199,20 +199,26 @@ def _recognizer_chunk(args) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([c for c, _ in out]), np.concatenate([y for _, y in out])
 
 
-def build_recognizer_crops(seeds, styles, model_dir, workers: int = 2, log=print) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`recognizer_crops` of ``seeds``, rendered and read in ``workers`` processes."""
+def in_chunks(fn, seeds, args: tuple, workers: int = 2, log=print, what: str = "samples",
+              chunk: int = 50) -> tuple[np.ndarray, np.ndarray]:
+    """``fn((seed_chunk, *args)) -> (x, y)`` over ``seeds`` in ``workers`` processes, concatenated."""
     from concurrent.futures import ProcessPoolExecutor
 
     seeds = list(seeds)
-    chunks = [seeds[i:i + 50] for i in range(0, len(seeds), 50)]
+    chunks = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
     xs, ys, t0 = [], [], time.time()
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for k, (x, y) in enumerate(pool.map(_recognizer_chunk, [(c, styles, str(model_dir)) for c in chunks])):
+        for k, (x, y) in enumerate(pool.map(fn, [(c, *args) for c in chunks])):
             xs.append(x)
             ys.append(y)
-            log(f"run-time crops: {min((k + 1) * 50, len(seeds))}/{len(seeds)} scenes, "
-                f"{sum(len(v) for v in xs)} crops ({time.time() - t0:.0f}s)")
+            log(f"{what}: {min((k + 1) * chunk, len(seeds))}/{len(seeds)} scenes, "
+                f"{sum(len(v) for v in xs)} ({time.time() - t0:.0f}s)")
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def build_recognizer_crops(seeds, styles, model_dir, workers: int = 2, log=print) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`recognizer_crops` of ``seeds``, rendered and read in ``workers`` processes."""
+    return in_chunks(_recognizer_chunk, seeds, (styles, str(model_dir)), workers, log, "run-time crops")
 
 
 def is_target(card) -> bool:

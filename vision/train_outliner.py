@@ -19,7 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from sueca.vision.outliner import View, clockwise
+from sueca.vision.outliner import View
+from sueca.vision.rectify import clockwise
 
 SIZE, REACH = 64, 1.7
 
@@ -44,15 +45,10 @@ def rough_boxes(corners: np.ndarray, rng: np.random.Generator, n: int) -> list[n
     return out
 
 
-def _poly_iou(a: np.ndarray, b: np.ndarray) -> float:
-    from sueca.vision.train_eval import _poly_iou as iou
-
-    return iou(a, b)
-
-
 def scene_samples(scene, rng: np.random.Generator, locator=None, jitters: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """Views (K, SIZE, SIZE, 3) uint8 and target corners (K, 8) in view units of one scene."""
     from sueca.vision.train_data import is_target
+    from sueca.vision.train_eval import _poly_iou
 
     cards = [c for c in scene.cards if is_target(c)]
     roughs: list[tuple[np.ndarray, np.ndarray]] = []
@@ -101,19 +97,10 @@ def _build_chunk(args) -> tuple[np.ndarray, np.ndarray]:
 
 def build(seeds: range, styles, model_dir=None, jitters: int = 3, workers: int = 2, log=print) -> dict:
     """Samples of ``seeds`` rendered in ``workers`` processes (``model_dir``: whose locator gives real boxes)."""
-    from concurrent.futures import ProcessPoolExecutor
+    from sueca.vision.train_data import in_chunks
 
-    seeds = list(seeds)
-    chunks = [seeds[i:i + 50] for i in range(0, len(seeds), 50)]
-    t0 = time.time()
-    xs, ys = [], []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for k, (x, y) in enumerate(pool.map(_build_chunk, [(c, styles, model_dir, jitters) for c in chunks])):
-            xs.append(x)
-            ys.append(y)
-            log(f"outliner data: {min((k + 1) * 50, len(seeds))}/{len(seeds)} scenes, "
-                f"{sum(len(v) for v in xs)} views ({time.time() - t0:.0f}s)")
-    return {"views": np.concatenate(xs), "targets": np.concatenate(ys)}
+    views, targets = in_chunks(_build_chunk, seeds, (styles, model_dir, jitters), workers, log, "outliner views")
+    return {"views": views, "targets": targets}
 
 
 def cyclic_l1(pred, target):
