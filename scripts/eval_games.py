@@ -74,7 +74,7 @@ def _plan_game(seed: int, hands: int, renuncias: int, clockwise: bool = False):
     from sueca.vision.planoracle import PlanTable
     from sueca.vision.simtable import OracleDetector
 
-    table = PlanTable(seed, hands, renuncias=renuncias, clockwise=clockwise)
+    table = PlanTable(seed, hands, renuncias=renuncias, clockwise=clockwise, target=100)  # play every hand
     truth = table.truth()
     want: dict[str, list] = {}
     for h, hand in enumerate(truth):

@@ -25,9 +25,9 @@ class Table:
         self.t = 0.0
         self.events = []
 
-    def show(self, *cards, times=1):
+    def show(self, *cards, times=1, turn=None):
         for _ in range(times):
-            self.events += self.det.update(frame(*cards), self.t, round(self.t * 10))
+            self.events += self.det.update(frame(*cards), self.t, round(self.t * 10), turn=turn)
             self.t = round(self.t + 0.1, 6)
 
     def plays(self):
@@ -109,6 +109,48 @@ def test_card_resting_outside_the_play_area_mid_hand_is_not_a_play():
     tb.show(("AS", 640, 600, 0.95), times=5)
     tb.show(("AS", 640, 600, 0.95), ("JD", 1100, 300, 0.95), times=30)   # someone shows a card
     assert tb.plays() == [("AS", 0)]
+
+
+def test_two_boxes_on_one_landing_card_make_one_play():
+    """The locator may give a landing card two boxes (an outline a little off beside the
+    good one); the unread one, first to appear, must not become a play of its own."""
+    tb = Table()
+    throw(tb, "4D", TOP, (650, 420))
+    tb.show(("", 650, 420, 0.6), times=2)
+    tb.show(("", 650, 420, 0.6), ("4D", 658, 424, 0.95), times=25)
+    assert tb.plays() == [("4D", 2)]
+    assert not any(e.uncertain for e in tb.events if isinstance(e, PlayEvent))
+
+
+def test_a_hand_hovering_before_its_turn_is_not_played_first():
+    """Seat 0's open hand hovers over the play area (the locator sees a card-like box,
+    never read) while seat 3, whose turn it is, plays: seat 3's card comes first, and the
+    hand's card is a play when it lands."""
+    tb = Table()
+    palm = ("", 660, 650, 0.4)
+    tb.show(palm, times=2, turn=3)
+    for k in range(6):
+        a = k / 5
+        tb.show(palm, ("", 80 + (520 - 80) * a, 480, 0.8), turn=3)
+    tb.show(palm, ("6S", 520, 480, 0.95), times=9, turn=3)   # 1.7 s: the palm rests > overtaken_s
+    assert tb.plays() == [("6S", 3)]
+    for k in range(6):                      # the hand lays its card
+        a = k / 5
+        tb.show(("6S", 520, 480, 0.95), ("", 660, 650 + (560 - 650) * a, 0.8), turn=0)
+    tb.show(("6S", 520, 480, 0.95), ("QD", 660, 560, 0.95), times=10, turn=0)
+    assert tb.plays() == [("6S", 3), ("QD", 0)]
+
+
+def test_an_unread_card_played_before_the_next_one_is_still_first():
+    """The case the hovering rule must not break: seat 3's card lands and stays unread,
+    then seat 0 (next) plays a card that is read: the unread card is played first."""
+    tb = Table()
+    throw(tb, "", LEFT, (520, 480))
+    tb.show(("", 520, 480, 0.8), times=8, turn=3)
+    throw(tb, "QD", BOTTOM, (660, 600), others=[("", 520, 480, 0.8)])
+    tb.show(("", 520, 480, 0.8), ("QD", 660, 600, 0.95), times=15, turn=3)
+    plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+    assert plays == [("", 3, True), ("QD", 0, False)]
 
 
 def test_a_second_unread_box_on_a_played_card_is_not_a_play():

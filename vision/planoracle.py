@@ -34,12 +34,14 @@ class PlanTable:
     renuncias: int = 0
     clockwise: bool = False
     pace: float = 1.0
+    target: int = 4  # riscos that end the match (a renúncia alone scores 4)
 
     def __post_init__(self) -> None:
         from sueca.datasets.game import _Renderer
         from sueca.datasets.game_plan import plan_game
 
-        self.plan = plan_game(self.seed, self.hands, tuple(self.size), self.renuncias, self.clockwise, self.pace)
+        self.plan = plan_game(self.seed, self.hands, tuple(self.size), self.renuncias, self.clockwise, self.pace,
+                              self.target)
         r = _Renderer(self.plan, self.seed)
         self._r = r
         self.cam = r.cam

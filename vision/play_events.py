@@ -146,15 +146,21 @@ class PlayDetector:
                 if self._rest_best.get(w.id) in self._hand_cards:
                     waiting.pop(0)  # a played card's ghost (it reads as one), not a play
                     continue
-                if not w.identity and ((not w.visible and self._same_place(w, tr)) or self._on_played(w)):
+                if not w.identity and ((not w.visible and self._same_place(w, tr))
+                                       or (w.visible and self._same_place(w, tr, 0.25))
+                                       or self._on_played(w)):
                     # lost where this card now lies (its own earlier track: a fast card split
-                    # in two), or lying on a card already played (a second box on that card
-                    # as the new one lands across it): not a card played before this one
+                    # in two), a second box on this very card (a card lying whole there hides
+                    # whatever is under it), or lying on a card already played (a second box
+                    # on that card as the new one lands across it): not a card played before this one
                     waiting.pop(0)
                     self._roles[w.id] = "ignored"
                     continue
                 if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
                     break
+                if self._hovering(w, tr, turn):
+                    waiting.pop(0)
+                    continue
                 waiting.pop(0)
                 # read for sure meanwhile (only its view kept failing the rest test): a play
                 # like any other; else uncertain, with the best reading it had while lying there
@@ -218,10 +224,20 @@ class PlayDetector:
             self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
 
     @staticmethod
-    def _same_place(a: TrackView, b: TrackView) -> bool:
-        """Whether ``a`` was last seen about where ``b`` lies (within half a card)."""
-        reach = 0.5 * max(a.diag, b.diag, 1.0)
+    def _same_place(a: TrackView, b: TrackView, within: float = 0.5) -> bool:
+        """Whether ``a`` was last seen about where ``b`` lies (within ``within`` card diagonals)."""
+        reach = within * max(a.diag, b.diag, 1.0)
         return math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < reach
+
+    def _hovering(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
+        """Whether the unread ``w``, ahead of the read ``tr``, is rather a hand hovering
+        with its card: nothing on it was ever read, it is in front of a seat whose turn
+        has not come, and ``tr`` is the card of the seat whose turn it is. It is then not
+        played before ``tr``; it stays a candidate (a real card played out of turn is
+        still a play, after this one)."""
+        if turn is None or w.identity or w.best or self._rest_best.get(w.id):
+            return False
+        return self._seat(w, turn) != turn and self._seat(tr, turn) == turn
 
     def _on_played(self, tr: TrackView) -> bool:
         """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
