@@ -23,6 +23,7 @@ def _block(cin: int, cout: int) -> list[nn.Module]:
 class ReaderNet(nn.Module):
     def __init__(self, num_classes: int = 53, width: int = 16, dropout: float = 0.2, in_channels: int = 3):
         super().__init__()
+        self.width, self.in_channels = width, in_channels  # written into reader.pt by export_reader
         w = width
         self.features = nn.Sequential(
             *_block(in_channels, w), nn.MaxPool2d(2),

@@ -55,7 +55,7 @@ after the other:
 |---|---|---|---|
 | `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}) | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
 | `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
-| `reader.onnx` | small CNN: reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
+| `reader.onnx` | small CNN (width {getattr(preset, 'reader_width', 16)}): reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
 | `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
 | `*.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |
 
@@ -152,6 +152,9 @@ threshold whose validation readings are wrong at most 0.5% of the time.
 - Trained on synthetic decks only; decks with an index far from the corner (beyond 40% of the
   card's width/height), or without corner indices, are not read (reported unreadable).
 - Face-down cards are not located (by design); a card whose indices are both covered is unreadable.
+
+## The `default` preset (<= 75 min on this machine)
+See `DEFAULT_PRESET.md` (kept by hand: what was measured when that preset was run).
 """
     path = Path(model_dir) / "README.md"
     path.write_text(text)

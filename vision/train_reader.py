@@ -137,9 +137,10 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
 
 
 def export_reader(model: torch.nn.Module, size: tuple[int, int], onnx_path: str | Path, pt_path: str | Path,
-                  width: int = 16, channels: int = 3) -> None:
+                  channels: int = 3) -> None:
     """Write ``reader.onnx`` (dynamic batch) and ``reader.pt`` (state dict + architecture)."""
     model = model.eval()
+    width = model.width
     dummy = torch.zeros(4, channels, *size)
     torch.onnx.export(model, (dummy,), str(onnx_path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
@@ -159,10 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Train the card index reader on a crops .npz (crops, labels).")
     ap.add_argument("data")
     ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--width", type=int, default=16, help="channels of the first layer")
     ap.add_argument("--out", default="out/train")
     args = ap.parse_args(argv)
     d = np.load(args.data)
-    model = train_reader(d["crops"], d["labels"], args.epochs)
+    model = train_reader(d["crops"], d["labels"], args.epochs, width=args.width)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     ch = 1 if d["crops"].ndim == 3 else d["crops"].shape[3]

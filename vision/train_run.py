@@ -52,6 +52,7 @@ class Preset:
     reader_tune_epochs: int = 4
     locate_conf: float = 0.2
     locate_iou: float = 0.65
+    reader_width: int = 16  # channels of the reader's first layer (compute grows with its square)
 
 
 PRESETS = {
@@ -134,7 +135,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         d = np.load(reader_npz)
         log(f"reader: {len(d['labels'])} train crops ({int(np.sum(d['labels'] == 52))} unreadable), "
             f"{len(d['val_labels'])} val crops")
-        model = train_reader(d["crops"], d["labels"], preset.reader_epochs, seed=preset.seed, log=log)
+        model = train_reader(d["crops"], d["labels"], preset.reader_epochs, seed=preset.seed, log=log,
+                             width=preset.reader_width)
         logits = predict(model, d["val_crops"])
         temp = fit_temperature(logits, d["val_labels"])
         probs = softmax(logits, temp)
