@@ -136,11 +136,10 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
     return model.eval()
 
 
-def export_reader(model: torch.nn.Module, size: tuple[int, int], onnx_path: str | Path, pt_path: str | Path,
-                  channels: int = 3) -> None:
+def export_reader(model: torch.nn.Module, size: tuple[int, int], onnx_path: str | Path, pt_path: str | Path) -> None:
     """Write ``reader.onnx`` (dynamic batch) and ``reader.pt`` (state dict + architecture)."""
     model = model.eval()
-    width = model.width
+    width, channels = model.width, model.in_channels
     dummy = torch.zeros(4, channels, *size)
     torch.onnx.export(model, (dummy,), str(onnx_path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
@@ -167,8 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     model = train_reader(d["crops"], d["labels"], args.epochs, width=args.width)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    ch = 1 if d["crops"].ndim == 3 else d["crops"].shape[3]
-    export_reader(model, d["crops"].shape[1:3], out / "reader.onnx", out / "reader.pt", channels=ch)
+    export_reader(model, d["crops"].shape[1:3], out / "reader.onnx", out / "reader.pt")
     return 0
 
 

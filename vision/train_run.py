@@ -143,7 +143,7 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         acc = float(np.mean(probs.argmax(1) == d["val_labels"]))
         groups = [probs[i] for i in d["val_group_idx"]]
         thr, at = choose_threshold(groups, d["val_group_y"], d["val_group_truth"])
-        export_reader(model, spec.size, model_dir / "reader.onnx", model_dir / "reader.pt", channels=spec.channels)
+        export_reader(model, spec.size, model_dir / "reader.onnx", model_dir / "reader.pt")
         cfg_extra.write_text(json.dumps({"temperature": temp, "threshold": thr, "val_crop_accuracy": acc,
                                          "val_cards": at}, indent=2))
         log(f"reader: val crop accuracy {acc:.4f}, T={temp:.3f}, threshold {thr:.3f} -> {at}")
