@@ -11,10 +11,13 @@ CAL = Calibration.propose(1280, 960)   # seat 0 bottom, 1 right, 2 top, 3 left; 
 
 
 def frame(*cards):
-    """cards: (code, x, y, confidence)."""
+    """cards: (code, x, y, confidence), or (code, x, y, confidence, width, height) for a box
+    of another size than a whole card's 84x120."""
     if not cards:
         return CardDetections.empty()
-    boxes = np.array([[x - 42, y - 60, x + 42, y + 60] for _, x, y, _ in cards], np.float32)
+    size = [c[4:6] if len(c) > 4 else (84, 120) for c in cards]
+    boxes = np.array([[c[1] - w / 2, c[2] - h / 2, c[1] + w / 2, c[2] + h / 2] for c, (w, h) in zip(cards, size)],
+                     np.float32)
     return CardDetections(boxes, tuple(c for c, *_ in cards), np.array([c[3] for c in cards], np.float32),
                           np.full(len(cards), 0.9, np.float32))
 
@@ -167,3 +170,46 @@ def test_a_second_unread_box_on_a_played_card_is_not_a_play():
     tb.show(("AS", 640, 600, 0.95), ("", 740, 550, 0.8), ghost, times=12)
     tb.show(("AS", 640, 600, 0.95), ("2D", 740, 550, 0.95), ghost, times=10)
     assert tb.plays() == [("AS", 0), ("2D", 1)]
+
+
+def test_a_card_under_a_hand_for_seconds_is_played_before_the_next():
+    """Seat 1's card is read once as it lands, then a hand stays on it (never seen whole,
+    never read again) while seat 2 plays a card that is read: seat 1's card is an
+    uncertain play, first."""
+    tb = Table()
+    tb.show(("AS", 640, 600, 0.95), times=10, turn=0)          # seat 0 leads
+    throw(tb, "", RIGHT, (840, 480), others=[("AS", 640, 600, 0.95)])
+    tb.show(("AS", 640, 600, 0.95), ("KD", 820, 480, 0.99), turn=1)
+    under = ("", 820, 480, 0.5, 56, 64)                            # a box far smaller than a card
+    tb.show(("AS", 640, 600, 0.95), under, times=20, turn=1)       # 2 s under the hand
+    throw(tb, "", TOP, (640, 360), others=[("AS", 640, 600, 0.95), under])
+    tb.show(("AS", 640, 600, 0.95), under, ("7H", 640, 360, 0.95), times=10, turn=1)
+    plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+    assert plays == [("AS", 0, False), ("", 1, True), ("7H", 2, False)]
+
+
+def test_a_hand_hovering_in_front_of_its_own_seat_is_not_a_play():
+    """Seat 0's open hand hovers in the play area (a box never read) and then seat 0
+    plays a card that is read: one play, the read card, nothing uncertain."""
+    tb = Table()
+    palm = ("", 700, 660, 0.4)
+    tb.show(palm, times=10, turn=0)
+    throw(tb, "", BOTTOM, (600, 560), others=[palm])
+    tb.show(palm, ("9C", 600, 560, 0.95), times=4, turn=0)
+    tb.show(("9C", 600, 560, 0.95), times=10, turn=1)         # the hand is drawn back
+    plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+    assert plays == [("9C", 0, False)]
+
+
+def test_a_card_landing_across_a_played_one_keeps_its_turn():
+    """Seat 3's card lands across seat 2's QC and stays unread a while; meanwhile seat 0's
+    card lands and is read. Seat 3's card, read at last, is played before seat 0's."""
+    tb = Table()
+    tb.show(("QC", 640, 380, 0.95), times=10, turn=2)
+    throw(tb, "", LEFT, (594, 392), others=[("QC", 640, 380, 0.95)])
+    tb.show(("QC", 640, 380, 0.95), ("", 594, 392, 0.7), times=8, turn=3)
+    throw(tb, "", BOTTOM, (640, 600), others=[("QC", 640, 380, 0.95), ("", 594, 392, 0.7)])
+    tb.show(("QC", 640, 380, 0.95), ("", 594, 392, 0.7), ("7C", 640, 600, 0.95), times=3, turn=3)
+    tb.show(("QC", 640, 380, 0.95), ("AD", 594, 392, 0.95), ("7C", 640, 600, 0.95), times=8, turn=3)
+    assert tb.plays() == [("QC", 2), ("AD", 3), ("7C", 0)]
+

@@ -21,7 +21,7 @@ import numpy as np
 from .detections import CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
 from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_of_play,
-                         seat_only, snapshot_jpeg)
+                         seat_only, snapshot_jpeg, still_since)
 from .tracker import CardTracker, TrackView
 
 __all__ = ["PlayConfig", "PlayDetector", "TableGeometry"]
@@ -146,6 +146,8 @@ class PlayDetector:
                 if self._rest_best.get(w.id) in self._hand_cards:
                     waiting.pop(0)  # a played card's ghost (it reads as one), not a play
                     continue
+                if not w.identity and self._on_played(w) and self._in_turn_instead(w, tr, turn):
+                    break  # the unread card lying across a played one is the seat in turn's: wait for it
                 if not w.identity and ((not w.visible and self._same_place(w, tr))
                                        or (w.visible and self._same_place(w, tr, 0.25))
                                        or self._on_played(w)):
@@ -231,13 +233,22 @@ class PlayDetector:
 
     def _hovering(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
         """Whether the unread ``w``, ahead of the read ``tr``, is rather a hand hovering
-        with its card: nothing on it was ever read, it is in front of a seat whose turn
-        has not come, and ``tr`` is the card of the seat whose turn it is. It is then not
+        with its card: nothing on it was ever read, and it lies in front of ``tr``'s own
+        seat, or of a seat whose turn has not come while ``tr`` is the card of the seat
+        whose turn it is. It is then not
         played before ``tr``; it stays a candidate (a real card played out of turn is
         still a play, after this one)."""
-        if turn is None or w.identity or w.best or self._rest_best.get(w.id):
+        if w.identity or w.best or self._rest_best.get(w.id):
             return False
-        return self._seat(w, turn) != turn and self._seat(tr, turn) == turn
+        if self._seat(w, None) == self._seat(tr, None):
+            return True  # one card a seat per trick: the read one is it, the other its hand
+        return turn is not None and self._seat(w, turn) != turn and self._seat(tr, turn) == turn
+
+    def _in_turn_instead(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
+        """Whether the unread ``w`` comes from the seat whose turn it is and the read
+        ``tr`` from another seat: then ``w`` is rather the card in turn than a second box
+        on a played card, and ``tr`` a card out of turn that waits behind it."""
+        return turn is not None and self._seat(w, turn) == turn and self._seat(tr, turn) != turn
 
     def _on_played(self, tr: TrackView) -> bool:
         """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
@@ -293,13 +304,7 @@ class PlayDetector:
         cfg = self.config
         if not tr.visible or not tr.history:
             return None
-        last = tr.history[-1]
-        tol = cfg.rest_tol * max(last.diag, 1.0)
-        start, count = last.t, 0
-        for o in reversed(tr.history):
-            if math.hypot(o.cx - last.cx, o.cy - last.cy) > tol:
-                break
-            start, count = o.t, count + 1
+        start, count = still_since(tr, cfg.rest_tol)
         if count < cfg.min_rest_obs or t - start < cfg.rest_s - 1e-6:
             return None
         full = cfg.full_view * self._card_area(tr)
@@ -307,6 +312,17 @@ class PlayDetector:
         if any(o.area < full for o in recent):
             return None
         return start, count
+
+    def _lying_partly(self, tr: TrackView, t: float) -> float | None:
+        """Since when ``tr``, seen now but not whole, has lain still (``partial_rest_s``
+        at least, seen in most frames), else None."""
+        cfg = self.config
+        if not tr.visible or not tr.history:
+            return None
+        start, count = still_since(tr, cfg.rest_tol)
+        if t - start < cfg.partial_rest_s or count < cfg.partial_rest_obs:
+            return None
+        return start
 
     def _consider(self, tr: TrackView, t: float, events: list):
         """("ready", rest time) for a new card ready to be a play, ("waiting",
@@ -330,6 +346,14 @@ class PlayDetector:
             self._entered.setdefault(tr.id, tr.last_t)
         entered = self._entered.get(tr.id)
         rest = self._rest(tr, t)
+        if rest is None and in_play and tr.id not in self._first_rest and tr.reads \
+                and tr.best not in self._hand_cards:
+            # read as a new card (in flight, say), then never seen whole (a hand stays on
+            # it) but lying still in view this long: it lies in the trick, and holds back,
+            # or is swept with it, like any other. Boxes never read are rather hands.
+            start = self._lying_partly(tr, t)
+            if start is not None:
+                self._first_rest[tr.id] = start
         if rest is None:
             # Only a card seen lying here (or in view now) holds back later plays: a
             # track lost in flight is most likely the card that landed under a new track.

@@ -45,6 +45,8 @@ class PlayConfig:
     new_hand_rest_s: float = 2.0   # ... when it has lain beside its seat this long
     ghost_s: float = 1.0           # a card seen again after it was played, then unseen this long: forgotten
     suggest_conf: float = 0.8      # an unsettled reading this strong goes with an uncertain play
+    partial_rest_s: float = 1.5    # a card never seen whole (under a hand) lying still this long lies there
+    partial_rest_obs: int = 10     # ... seen in this many frames meanwhile
     overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
     hold_max_s: float = 6.0        # nor one that entered the play area this long ago
@@ -102,6 +104,19 @@ def seat_of_play(cal, origin, rest, turn: int | None, band_deg: float = 70.0) ->
     ang = math.atan2(point[1] - cy, point[0] - cx)
     expected = math.atan2(float(seats[turn][1]) - cy, float(seats[turn][0]) - cx)
     return turn if angle_diff(ang, expected) <= band_deg else seen
+
+
+def still_since(tr, rest_tol: float) -> tuple[float, int]:
+    """(since when, observations) a track has lain where it was last seen, within
+    ``rest_tol`` card diagonals (outline jitter). ``tr``: a ``TrackView`` with history."""
+    last = tr.history[-1]
+    tol = rest_tol * max(last.diag, 1.0)
+    start, count = last.t, 0
+    for o in reversed(tr.history):
+        if math.hypot(o.cx - last.cx, o.cy - last.cy) > tol:
+            break
+        start, count = o.t, count + 1
+    return start, count
 
 
 def snapshot_jpeg(image: np.ndarray | None, width: int) -> bytes | None:
