@@ -213,3 +213,15 @@ def test_a_card_landing_across_a_played_one_keeps_its_turn():
     tb.show(("QC", 640, 380, 0.95), ("AD", 594, 392, 0.95), ("7C", 640, 600, 0.95), times=8, turn=3)
     assert tb.plays() == [("QC", 2), ("AD", 3), ("7C", 0)]
 
+
+
+def test_an_unread_card_put_on_a_played_one_in_view_is_a_play():
+    """Seat 3's card lands half across seat 2's QC and is never read. The QC is in view
+    all along, the trick lacks seat 3's card and this one came from seat 3: it is not the
+    QC found again but seat 3's play, uncertain."""
+    tb = Table()
+    tb.show(("QC", 640, 380, 0.95), times=10, turn=2)
+    throw(tb, "", LEFT, (594, 392), others=[("QC", 640, 380, 0.95)])
+    tb.show(("QC", 640, 380, 0.95), ("", 594, 392, 0.7), times=30, turn=3)
+    plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+    assert plays == [("QC", 2, False), ("", 3, True)]

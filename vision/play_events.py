@@ -53,6 +53,7 @@ class PlayDetector:
         self._strays: list[Stray] = []          # unread cards of this trick that left view
         self._renamed: dict[str, str] = {}      # referee's names of this trick's misread cards
         self._size = CardSize()                   # whole-card area by place in the image
+        self._seen_now: set[int] = set()          # tracks detected in the current frame
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
@@ -86,6 +87,7 @@ class PlayDetector:
                turn: int | None = None, image: np.ndarray | None = None) -> list:
         """One frame in, the events it completes out (usually none)."""
         tracks = self.tracker.update(detections, t)
+        self._seen_now = {tr.id for tr in tracks if tr.visible}
         self._learn_card_size(detections)
         for dropped, kept in self.tracker.merged.items():
             self._merge_state(dropped, kept)
@@ -107,7 +109,7 @@ class PlayDetector:
                     continue
                 del self._roles[tr.id]  # it reads as a card not yet played: a new card
             self._forget_if_moved(tr)
-            state = self._consider(tr, t, events)
+            state = self._consider(tr, t, events, turn)
             if state is not None and state[0] == "ready":
                 ready.append((state[1], tr))
                 continue
@@ -250,6 +252,13 @@ class PlayDetector:
         on a played card, and ``tr`` a card out of turn that waits behind it."""
         return turn is not None and self._seat(w, turn) == turn and self._seat(tr, turn) != turn
 
+    def _turn_card_on(self, e: OnTable, tr: TrackView, turn: int | None) -> bool:
+        """Whether the unread ``tr`` lying on the played ``e`` is rather the card of the
+        seat in turn, put down on it: ``e`` is in view itself this very frame (two
+        cards), the trick still lacks a card, and ``tr`` comes from the seat in turn."""
+        return (turn is not None and e.track_id in self._seen_now and len(self._trick) < 4
+                and self._seat(tr, turn) == turn)
+
     def _on_played(self, tr: TrackView) -> bool:
         """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
         reach = 0.5 * max(tr.diag, 1.0)
@@ -324,7 +333,7 @@ class PlayDetector:
             return None
         return start
 
-    def _consider(self, tr: TrackView, t: float, events: list):
+    def _consider(self, tr: TrackView, t: float, events: list, turn: int | None = None):
         """("ready", rest time) for a new card ready to be a play, ("waiting",
         time it entered the play area) for one that may become a play soon."""
         cfg = self.config
@@ -380,6 +389,8 @@ class PlayDetector:
             # again under a hand, or a new card the referee must confirm.
             for e in self._trick:
                 if math.hypot(e.center[0] - tr.center[0], e.center[1] - tr.center[1]) < 0.5 * tr.diag:
+                    if self._turn_card_on(e, tr, turn):
+                        continue
                     self._roles[tr.id] = "played"
                     e.track_id = tr.id
                     return None
