@@ -152,6 +152,9 @@ threshold whose validation readings are wrong at most 0.5% of the time.
 - Trained on synthetic decks only; decks with an index far from the corner (beyond 40% of the
   card's width/height), or without corner indices, are not read (reported unreadable).
 - Face-down cards are not located (by design); a card whose indices are both covered is unreadable.
+- The locator misses more cards on busy tablecloths (stripes, checks) than on wood, cork or
+  felt; `EXPERIMENTS.md` has the measured breakdown by table (kept by hand), and the
+  experiments that were measured and not installed.
 
 ## The `default` preset (<= 75 min on this machine)
 See `DEFAULT_PRESET.md` (kept by hand: what was measured when that preset was run).
