@@ -20,14 +20,15 @@ import numpy as np
 
 from .detections import CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
-from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_of_play,
-                         seat_only, snapshot_jpeg, still_since)
+from .play_judge import Judgement
+from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_only,
+                         snapshot_jpeg, still_since)
 from .tracker import CardTracker, TrackView
 
 __all__ = ["PlayConfig", "PlayDetector", "TableGeometry"]
 
 
-class PlayDetector:
+class PlayDetector(Judgement):
     """Turns per-frame detections into :mod:`sueca.vision.events`.
 
     State kept between frames: the tracker, the cards of the trick on the
@@ -227,49 +228,6 @@ class PlayDetector:
         if dropped in self._rest_best:
             self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
 
-    @staticmethod
-    def _same_place(a: TrackView, b: TrackView, within: float = 0.5) -> bool:
-        """Whether ``a`` was last seen about where ``b`` lies (within ``within`` card diagonals)."""
-        reach = within * max(a.diag, b.diag, 1.0)
-        return math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < reach
-
-    def _hovering(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
-        """Whether the unread ``w``, ahead of the read ``tr``, is rather a hand hovering
-        with its card: nothing on it was ever read, and it lies in front of ``tr``'s own
-        seat, or of a seat whose turn has not come while ``tr`` is the card of the seat
-        whose turn it is. It is then not
-        played before ``tr``; it stays a candidate (a real card played out of turn is
-        still a play, after this one)."""
-        if w.identity or w.best or self._rest_best.get(w.id):
-            return False
-        if self._seat(w, None) == self._seat(tr, None):
-            return True  # one card a seat per trick: the read one is it, the other its hand
-        return turn is not None and self._seat(w, turn) != turn and self._seat(tr, turn) == turn
-
-    def _in_turn_instead(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
-        """Whether the unread ``w`` comes from the seat whose turn it is and the read
-        ``tr`` from another seat: then ``w`` is rather the card in turn than a second box
-        on a played card, and ``tr`` a card out of turn that waits behind it."""
-        return turn is not None and self._seat(w, turn) == turn and self._seat(tr, turn) != turn
-
-    def _turn_card_on(self, e: OnTable, tr: TrackView, turn: int | None) -> bool:
-        """Whether the unread ``tr`` lying on the played ``e`` is rather the card of the
-        seat in turn, put down on it: ``e`` is in view itself this very frame (two
-        cards), the trick still lacks a card, and ``tr`` comes from the seat in turn."""
-        return (turn is not None and e.track_id in self._seen_now and len(self._trick) < 4
-                and self._seat(tr, turn) == turn)
-
-    def _on_played(self, tr: TrackView) -> bool:
-        """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
-        reach = 0.5 * max(tr.diag, 1.0)
-        return any(math.hypot(e.center[0] - tr.center[0], e.center[1] - tr.center[1]) < reach
-                   for e in self._trick if not math.isnan(e.center[0]))
-
-    def _suggestible(self, tr: TrackView) -> bool:
-        # one confident misread is the commonest recognizer fault: a suggestion
-        # needs two readings and a clear lead
-        return bool(tr.best) and tr.best_reads >= 2 and tr.identity_confidence >= self.config.suggest_conf
-
     def _stray(self, tr: TrackView) -> "Stray":
         return Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best.get(tr.id, ""),
                       self._seat(tr, None), round(tr.identity_confidence, 4), tr.id)
@@ -440,10 +398,6 @@ class PlayDetector:
         self._roles[tr.id] = "trump"
         return TrumpSeen(card=tr.identity, seat=int(seat), t=rest_t,
                          confidence=round(tr.identity_confidence, 4))
-
-    def _seat(self, tr: TrackView, turn: int | None) -> int | None:
-        return seat_of_play(self.calibration, tr.origin or tr.first_center, tr.center, turn,
-                            self.config.seat_band_deg)
 
     def _check_sweep(self, t: float, visible: set[int], stranded: int) -> bool:
         """True when the four cards of the trick (counting ones seen lying there but

@@ -1,0 +1,63 @@
+"""Which card is which when the table is ambiguous: the play detector's judgement calls.
+
+Each question weighs what the camera saw against the game (whose turn it is, one card a
+seat per trick). Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
+(``_trick``, ``_rest_best``, ``_seen_now``, ``calibration``, ``config``) they read.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .play_parts import OnTable, seat_of_play
+from .tracker import TrackView
+
+
+class Judgement:
+    """The play detector's tie-breaks; see the module docstring."""
+
+    @staticmethod
+    def _same_place(a: TrackView, b: TrackView, within: float = 0.5) -> bool:
+        """Whether ``a`` was last seen about where ``b`` lies (within ``within`` card diagonals)."""
+        reach = within * max(a.diag, b.diag, 1.0)
+        return math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < reach
+
+    def _hovering(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
+        """Whether the unread ``w``, ahead of the read ``tr``, is rather a hand hovering
+        with its card: nothing on it was ever read, and it lies in front of ``tr``'s own
+        seat, or of a seat whose turn has not come while ``tr`` is the card of the seat
+        whose turn it is. It is then not played before ``tr``; it stays a candidate (a
+        real card played out of turn is still a play, after this one)."""
+        if w.identity or w.best or self._rest_best.get(w.id):
+            return False
+        if self._seat(w, None) == self._seat(tr, None):
+            return True  # one card a seat per trick: the read one is it, the other its hand
+        return turn is not None and self._seat(w, turn) != turn and self._seat(tr, turn) == turn
+
+    def _in_turn_instead(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
+        """Whether the unread ``w`` comes from the seat whose turn it is and the read
+        ``tr`` from another seat: then ``w`` is rather the card in turn than a second box
+        on a played card, and ``tr`` a card out of turn that waits behind it."""
+        return turn is not None and self._seat(w, turn) == turn and self._seat(tr, turn) != turn
+
+    def _turn_card_on(self, e: OnTable, tr: TrackView, turn: int | None) -> bool:
+        """Whether the unread ``tr`` lying on the played ``e`` is rather the card of the
+        seat in turn, put down on it: ``e`` is in view itself this very frame (two
+        cards), the trick still lacks a card, and ``tr`` comes from the seat in turn."""
+        return (turn is not None and e.track_id in self._seen_now and len(self._trick) < 4
+                and self._seat(tr, turn) == turn)
+
+    def _on_played(self, tr: TrackView) -> bool:
+        """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
+        reach = 0.5 * max(tr.diag, 1.0)
+        return any(math.hypot(e.center[0] - tr.center[0], e.center[1] - tr.center[1]) < reach
+                   for e in self._trick if not math.isnan(e.center[0]))
+
+    def _suggestible(self, tr: TrackView) -> bool:
+        # one confident misread is the commonest recognizer fault: a suggestion
+        # needs two readings and a clear lead
+        return bool(tr.best) and tr.best_reads >= 2 and tr.identity_confidence >= self.config.suggest_conf
+
+    def _seat(self, tr: TrackView, turn: int | None) -> int | None:
+        return seat_of_play(self.calibration, tr.origin or tr.first_center, tr.center, turn,
+                            self.config.seat_band_deg)
