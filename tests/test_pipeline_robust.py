@@ -116,3 +116,27 @@ def test_plays_held_behind_unread_cards_are_kept_in_the_written_record(tmp_path,
     path.write_text(json.dumps(record))
     assert main(["score", str(path)]) == 0     # as the live record it was then, it scores
     assert json.loads(capsys.readouterr().out)["hands"][0]["complete"] is False
+
+
+class ReadsAsTen(Faulty):
+    """One card is always read, confidently, as a card the Sueca deck lacks."""
+
+    def __call__(self, cards):
+        d = self.inner(cards)
+        codes = tuple("10" + c[-1] if c == self.code else c for c in d.codes)
+        conf = d.confidence.copy()
+        conf[[i for i, c in enumerate(d.codes) if c == self.code]] = 0.999
+        return CardDetections(d.xyxy, codes, conf, d.locate_confidence, d.corners)
+
+
+def test_a_card_outside_the_deck_is_a_misreading_not_a_play():
+    rules, sim = game(34, hands=1)
+    misread = sim.truth[0].plays[6]
+    pipe = Pipeline(sim_source(sim), ReadsAsTen(misread.card, 34, lambda t: True), sim.calibration, rules)
+    events = list(pipe)
+    pipe.deduce_unknown()
+    plays = [e for e in events if isinstance(e, PlayEvent)]
+    assert len(plays) == 40 and not pipe.rejected
+    assert not any(e.card.startswith("10") for e in plays)
+    # never read, so it is an uncertain play the end of the hand fills in
+    assert compare(truth_json(sim), pipe.record_json())["hands_right"] == 1

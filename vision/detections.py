@@ -72,6 +72,28 @@ class CardDetections:
             None if self.face_up is None else self.face_up[idx],
         )
 
+    def restricted_to(self, codes) -> "CardDetections":
+        """The same cards, with readings outside ``codes`` made unreadable.
+
+        A Sueca deck has no 8, 9 or 10: a 52-card reader that sees one there
+        has misread the card, and its reading must not count as a vote.
+
+        >>> d = CardDetections(np.zeros((2, 4), np.float32), ("10H", "AH"),
+        ...                    np.array([0.99, 0.97], np.float32), np.ones(2, np.float32))
+        >>> d.restricted_to({"AH", "7H"}).codes
+        ('', 'AH')
+        """
+        keep = [c == UNREADABLE or c in codes for c in self.codes]
+        if all(keep):
+            return self
+        return CardDetections(
+            self.xyxy,
+            tuple(c if k else UNREADABLE for c, k in zip(self.codes, keep)),
+            # an unreadable card's confidence is the locator's (see above)
+            np.where(keep, self.confidence, self.locate_confidence).astype(self.confidence.dtype),
+            self.locate_confidence, self.corners, self.face_up,
+        )
+
     def to_json(self) -> list[dict]:
         """Entries of the ``sueca detect`` contract (readable cards only)."""
         out = []

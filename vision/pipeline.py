@@ -86,6 +86,7 @@ class Pipeline(FollowsCommitted):
         self.calibration = calibration
         self.rules = rules or Rules()
         self.detector = PlayDetector(calibration, config)
+        self._deck_codes = frozenset(c.code for c in self.rules.deck)
         self.on_event = on_event
         self.on_frame = on_frame  # on_frame(image, detections, index, t) after each frame
         self.prefetch = prefetch  # frames decoded ahead on a thread (files)
@@ -165,6 +166,8 @@ class Pipeline(FollowsCommitted):
                                        threshold=self.recognizer.config.video_threshold)
             else:
                 dets = self.recognizer(image)
+            # a card this game's deck lacks (an 8, 9 or 10 in Sueca) is a misreading
+            dets = dets.restricted_to(self._deck_codes)
             out = self.detector.update(dets, t, index, turn=self.turn,
                                        image=image if isinstance(image, np.ndarray) else None)
             self.frames += 1
