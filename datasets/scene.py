@@ -89,9 +89,9 @@ def _similarity(cx, cy, angle_deg, scale) -> np.ndarray:
     return np.array([[c, -s, cx], [s, c, cy], [0, 0, 1.0]])
 
 
-def _table(rng, cam: Camera, unit: float, floor: bool = False) -> np.ndarray:
+def _table(rng, cam: Camera, unit: float, floor: bool = False, kinds=None) -> np.ndarray:
     w, h = cam.size
-    kinds = floor_kinds() if floor else table_kinds()
+    kinds = tuple(kinds) if kinds else floor_kinds() if floor else table_kinds()
     kind = kinds[rng.integers(len(kinds))]
     tex = table_texture(kind, int(rng.integers(VARIANTS)))
     # Texture pixel -> plane: a random rotation and a scale tied to the card size (textures tile
@@ -172,7 +172,8 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
     "scatter", "fan" or None for a random mix). For controlled tests:
     ``camera`` (a Camera), ``table_colour`` (BGR, a flat table), ``placements``
     (the objects to draw, as ``layout.plan_layout`` returns them, in plane px;
-    the card height is then ``unit`` (option, default 0.15 * height)).
+    the card height is then ``unit`` (option, default 0.15 * height)), ``tables``
+    (table textures to draw from, e.g. ``("cloth_stripes",)``; default all).
     """
     if not (isinstance(size, (tuple, list)) and len(size) == 2 and all(int(s) >= 32 for s in size)):
         raise ValueError(f"render_scene: size must be (width, height) >= 32, got {size!r}")
@@ -195,7 +196,7 @@ def render_scene(seed: int, size: tuple[int, int] = (640, 640), styles=None, **o
         image, table_kind = np.empty((h, w, 3), np.uint8), "flat"
         image[:] = options["table_colour"]
     else:
-        image, table_kind = _table(rng, cam, unit)
+        image, table_kind = _table(rng, cam, unit, kinds=options.get("tables"))
         # Small cards mean a camera high above: the table's edge and the floor come into view.
         if options.get("table_edge", True) and rng.random() < (0.4 if unit < 0.1 * h else 0.08) and any(
                 isinstance(p, Placement) for p in plan):

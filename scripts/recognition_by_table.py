@@ -4,7 +4,7 @@ Runs the committed recognizer (ONNX Runtime) on the recipe's test scenes (seeds 
 ``TEST_SEED0``, held-out deck styles), matching detections to the truth as
 ``sueca.vision.train_eval.evaluate`` does, and groups the counts by the scene's table.
 
-    python scripts/recognition_by_table.py [--scenes 200]
+    python scripts/recognition_by_table.py [--scenes 200] [--model DIR]
 """
 
 import argparse
@@ -19,8 +19,9 @@ from sueca.vision.train_run import TEST_SEED0
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--model", default=None, help="recognizer folder (default: the committed models)")
     args = ap.parse_args()
-    rec = load_recognizer()
+    rec = load_recognizer(args.model) if args.model else load_recognizer()
     by = collections.defaultdict(lambda: [0, 0, 0, 0])  # locatable, located, readable, read right
     for seed in range(TEST_SEED0, TEST_SEED0 + args.scenes):
         scene = render(seed, (1280, 960), "test")

@@ -243,8 +243,9 @@ def obb_label_lines(scene, scale: float, size: tuple[int, int]) -> list[str]:
 
 def build(out: str | Path, seeds: range, styles, scene_size=(1280, 960), locator_size=(640, 480),
           split: str = "train", spec: CropSpec = CropSpec(), jitters: int = 2, log=print,
-          write_locator: bool = True) -> dict:
-    """Render ``seeds`` once; write the locator split and return the reader arrays."""
+          write_locator: bool = True, scene_options: dict | None = None) -> dict:
+    """Render ``seeds`` once; write the locator split and return the reader arrays.
+    ``scene_options``: passed to the generator (e.g. ``{"tables": ("cloth_stripes",)}``)."""
     out = Path(out)
     img_dir, lab_dir = out / "images" / split, out / "labels" / split
     if write_locator:
@@ -254,7 +255,7 @@ def build(out: str | Path, seeds: range, styles, scene_size=(1280, 960), locator
     all_c, all_l, groups, t0 = [], [], [], time.time()
     n = 0
     for k, seed in enumerate(seeds):
-        scene = render(seed, scene_size, styles)
+        scene = render(seed, scene_size, styles, **(scene_options or {}))
         if write_locator and not (img_dir / f"{seed:06d}.jpg").is_file():
             small = cv2.resize(scene.image, locator_size, interpolation=cv2.INTER_AREA)
             cv2.imwrite(str(img_dir / f"{seed:06d}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 90])
