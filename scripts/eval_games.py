@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", choices=sorted(FAULTS), default="normal",
                     help="--sim: detector noise and table mishaps (harsh, severe: far worse than a good model)")
     ap.add_argument("--clockwise", action="store_true", help="--plan: seats in clockwise order (Brazil)")
+    ap.add_argument("--slow", type=float, default=None, metavar="S",
+                    help="print each play whose event came more than S seconds after the card lay still")
     ap.add_argument("--model", default=None, help="--video: recognizer model folder")
     args = ap.parse_args(argv)
 
@@ -158,6 +160,10 @@ def main(argv: list[str] | None = None) -> int:
                 if (h, j) in pipe.emitted and tp is not None and tp.get("t") is not None:
                     # from the card in plain view at rest, and from the instant it stopped
                     latencies.append(pipe.emitted[(h, j)] - tp.get("t_seen", tp["t"]))
+                    if args.slow is not None and latencies[-1] > args.slow:
+                        print(json.dumps({"slow": str(key), "hand": h, "play": j, "card": tp["card"],
+                                          "seat": tp.get("seat"), "t_rest": tp["t"],
+                                          "latency": round(latencies[-1], 3)}), flush=True)
                     from_rest.append(pipe.emitted[(h, j)] - tp["t"])
         total["games"] += 1
         for k in ("hands_total", "hands_right", "wrong_cards", "missing", "extra", "misordered", "wrong_seats"):

@@ -225,3 +225,15 @@ def test_an_unread_card_put_on_a_played_one_in_view_is_a_play():
     tb.show(("QC", 640, 380, 0.95), ("", 594, 392, 0.7), times=30, turn=3)
     plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
     assert plays == [("QC", 2, False), ("", 3, True)]
+
+
+def test_the_first_lead_far_from_the_bigger_trump_card_is_played_at_once():
+    # A tilted camera: the trump card beside the near seat looks a third bigger
+    # than a card across the table. Its size says nothing about a card over there.
+    tb = Table()
+    trump = ("5H", 300, 820, 0.95, 100, 144)
+    for k in range(40):
+        tb.show(("5H", 300 + k % 2, 820, 0.95, 100 + k % 2, 144))   # outline jitter
+    throw(tb, "AS", TOP, (640, 360), others=[trump])
+    tb.show(trump, ("AS", 640, 360, 0.95), times=2)
+    assert tb.plays() == [("AS", 2)]

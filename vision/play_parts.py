@@ -142,13 +142,17 @@ class CardSize:
 
     A plane fitted to the areas of confidently read cards: a tilted camera shows
     near cards bigger than far ones, and a card partly under a hand is smaller
-    than what the plane says for its place.
+    than what the plane says for its place. Only near where cards were read: a
+    tilted camera makes a card across the table a third smaller than the trump
+    card at the start of a hand, so far from every sample the size is unknown.
 
     >>> cs = CardSize()
     >>> for x in range(0, 1000, 20):
     ...     cs.add(x, 500.0, 8000 + 4 * x)
     >>> round(cs.at(500, 500))
     10000
+    >>> cs.at(500, 900) is None   # four card sides away from any read card
+    True
     """
 
     def __init__(self, keep: int = 400, refit_every: int = 25) -> None:
@@ -158,6 +162,7 @@ class CardSize:
         self.refit_every = refit_every
         self._coef: np.ndarray | None = None
         self._median = 0.0
+        self._box = (0.0, 0.0, 0.0, 0.0)   # where the samples lie, grown by a card side
         self._since = 0
 
     def add(self, x: float, y: float, area: float) -> None:
@@ -170,6 +175,9 @@ class CardSize:
             return None
         if self._coef is None or self._since >= self.refit_every:
             self._fit()
+        x1, y1, x2, y2 = self._box
+        if not (x1 <= x <= x2 and y1 <= y <= y2):
+            return None
         if self._coef is None:
             return self._median
         est = float(self._coef @ (1.0, x, y))
@@ -179,13 +187,22 @@ class CardSize:
         s = np.asarray(self.samples, np.float64)
         self._since = 0
         self._median = float(np.percentile(s[:, 2], 90))
-        if len(s) < 30 or np.ptp(s[:, 0]) + np.ptp(s[:, 1]) < 1e-6:
+        side = math.sqrt(max(self._median, 1.0))
+        lo, hi = s[:, :2].min(axis=0), s[:, :2].max(axis=0)
+        self._box = (lo[0] - side, lo[1] - side, hi[0] + side, hi[1] + side)
+        # a slope only along a direction the samples spread over (else it is noise)
+        axes = [k for k in (0, 1) if hi[k] - lo[k] >= 2 * side]
+        if len(s) < 30 or not axes:
             self._coef = None
             return
-        a = np.column_stack([np.ones(len(s)), s[:, 0], s[:, 1]])
+        a = np.column_stack([np.ones(len(s))] + [s[:, k] for k in axes])
         coef, *_ = np.linalg.lstsq(a, s[:, 2], rcond=None)
         # partial views pull the plane down: fit again without them
         keep = s[:, 2] >= 0.9 * (a @ coef)
         if keep.sum() >= 10:
             coef, *_ = np.linalg.lstsq(a[keep], s[keep, 2], rcond=None)
-        self._coef = coef
+        full = np.zeros(3)
+        full[0] = coef[0]
+        for i, k in enumerate(axes):
+            full[1 + k] = coef[1 + i]
+        self._coef = full
