@@ -14,6 +14,12 @@ Three kinds of games, each compared play by play with its truth
 Prints one JSON line per game and a summary: hands right (every play, in
 order, right card and seat, right dealer and trump), wrong cards, latency.
 
+Latency is counted twice: ``latency_from_rest_s`` from the instant the card
+stopped, ``latency_s`` from when it was first seen at rest with most of it in
+view (a hand may stay on it). For ``--video`` that instant comes from the game's
+plan replayed without pixels: the folder's name must end in its seed, and
+``--renuncias`` must be what it was rendered with.
+
     python scripts/eval_games.py --sim --seeds 1000-1009 --hands 3
     python scripts/eval_games.py --sim --seeds 4000-4039 --hands 3 --faults harsh
     python scripts/eval_games.py --plan --seeds 500-529 --hands 3 --renuncias 1
@@ -68,6 +74,55 @@ def _sim_game(seed: int, hands: int, revoke_rate: float, faults: str = "normal")
     return truth_json(sim), pipe
 
 
+def _seen_marker(truth: list[dict]):
+    """A function to call on each frame of the plan (a ``SimFrame``), then once with
+    None: it notes in ``truth`` (``t_seen``) when each played card was first seen
+    at rest with most of it in view. Latency is also counted from there: before
+    it the player's hand still covers the card."""
+    want: dict[str, list] = {}
+    for h, hand in enumerate(truth):
+        for i, p in enumerate(hand["plays"]):
+            want.setdefault(p["card"], []).append([p["t"], None, h, i])
+
+    def mark(f):
+        if f is None:
+            for lst in want.values():
+                for t, seen, h, i in lst:
+                    truth[h]["plays"][i]["t_seen"] = t if seen is None else seen
+            return None
+        for c in f.image:
+            for w in want.get(c.code, ()):
+                if w[1] is None and w[0] - 0.05 <= f.t < w[0] + 8 and c.visible >= 0.8 and c.speed < 1:
+                    w[1] = f.t
+        return f
+    return mark
+
+
+def _seen_from_plan(folder: Path, truth: dict, renuncias: int) -> bool:
+    """``t_seen`` for a rendered game, from its plan replayed without pixels (the
+    folder's name ends in the seed; same hands and renúncias). False when that plan
+    is not the one this video was rendered from."""
+    import re
+
+    from sueca.vision.planoracle import PlanTable
+
+    m = re.search(r"(\d+)$", folder.name)
+    if not m:
+        return False
+    target = truth.get("rules", {}).get("target", 4)
+    for clockwise in (False, True):
+        table = PlanTable(int(m.group(1)), len(truth["hands"]), renuncias=renuncias, clockwise=clockwise,
+                          target=target)
+        key = [[(p["card"], p["seat"], p["t"]) for p in h["plays"]] for h in table.truth()]
+        if key == [[(p["card"], p["seat"], p["t"]) for p in h["plays"]] for h in truth["hands"]]:
+            mark = _seen_marker(truth["hands"])
+            for f in table.frames():
+                mark(f)
+            mark(None)
+            return True
+    return False
+
+
 def _plan_game(seed: int, hands: int, renuncias: int, clockwise: bool = False):
     from sueca.engine import Rules
     from sueca.vision.pipeline import Pipeline
@@ -76,31 +131,15 @@ def _plan_game(seed: int, hands: int, renuncias: int, clockwise: bool = False):
 
     table = PlanTable(seed, hands, renuncias=renuncias, clockwise=clockwise, target=100)  # play every hand
     truth = table.truth()
-    want: dict[str, list] = {}
-    for h, hand in enumerate(truth):
-        for i, p in enumerate(hand["plays"]):
-            want.setdefault(p["card"], []).append([p["t"], None, h, i])
-
-    def frames():
-        # note when each played card is first seen at rest with most of it in view:
-        # latency is counted from there (before it the player's hand still covers it)
-        for f in table.frames():
-            for c in f.image:
-                for w in want.get(c.code, ()):
-                    if w[1] is None and w[0] - 0.05 <= f.t < w[0] + 8 and c.visible >= 0.8 and c.speed < 1:
-                        w[1] = f.t
-            yield f
-
+    mark = _seen_marker(truth)
     rules = Rules.from_dict({**table.plan.record.get("rules", {}), "target": 100})
-    pipe = Pipeline(frames(), OracleDetector(seed=seed), table.calibration(), rules)
+    pipe = Pipeline((mark(f) for f in table.frames()), OracleDetector(seed=seed), table.calibration(), rules)
     pipe.run()
-    for lst in want.values():
-        for t, seen, h, i in lst:
-            truth[h]["plays"][i]["t_seen"] = t if seen is None else seen
+    mark(None)
     return truth, pipe
 
 
-def _video_game(folder: Path, model: str | None):
+def _video_game(folder: Path, model: str | None, renuncias: int = 1):
     from sueca.engine import Rules
     from sueca.hardware.sources import open_source
     from sueca.vision.geometry import Calibration
@@ -108,6 +147,9 @@ def _video_game(folder: Path, model: str | None):
     from sueca.vision.recognizer import load_recognizer
 
     truth = json.loads((folder / "truth.json").read_text())
+    if not _seen_from_plan(folder, truth, renuncias):
+        print(f"{folder}: not rendered from plan seed/hands/renúncias {renuncias}; latency from rest only",
+              file=sys.stderr)
     rules = Rules.from_dict({**truth.get("rules", {}), "target": 100})
     cal = Calibration.load(folder / "calibration.json")
     rec = load_recognizer(model) if model else load_recognizer()
@@ -125,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     kind.add_argument("--video", nargs="+", type=Path)
     ap.add_argument("--seeds", default="1000-1009", help="e.g. 1000-1019 or 5,7,9 (seeds not used in development)")
     ap.add_argument("--hands", type=int, default=3, help="hands per game")
-    ap.add_argument("--renuncias", type=int, default=1, help="--plan: renúncias injected per game")
+    ap.add_argument("--renuncias", type=int, default=1, help="--plan: renúncias injected per game; --video: those the games were rendered with "
+                         "(to replay their plans for t_seen)")
     ap.add_argument("--revoke-rate", type=float, default=0.08, help="--sim: chance a player revokes when able")
     ap.add_argument("--faults", choices=sorted(FAULTS), default="normal",
                     help="--sim: detector noise and table mishaps (harsh, severe: far worse than a good model)")
@@ -151,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         elif kind == "plan":
             truth, pipe = _plan_game(key, args.hands, args.renuncias, args.clockwise)
         else:
-            truth, pipe = _video_game(key, args.model)
+            truth, pipe = _video_game(key, args.model, args.renuncias)
         r = compare(truth, pipe.record_json(), pipe.emitted)
         for hand_truth, (h, hand) in zip(truth, enumerate(pipe.record_json()["hands"])):
             plays = {p["card"]: p for p in hand_truth["plays"] if isinstance(p, dict)}
@@ -160,11 +203,13 @@ def main(argv: list[str] | None = None) -> int:
                 if (h, j) in pipe.emitted and tp is not None and tp.get("t") is not None:
                     # from the card in plain view at rest, and from the instant it stopped
                     latencies.append(pipe.emitted[(h, j)] - tp.get("t_seen", tp["t"]))
-                    if args.slow is not None and latencies[-1] > args.slow:
-                        print(json.dumps({"slow": str(key), "hand": h, "play": j, "card": tp["card"],
-                                          "seat": tp.get("seat"), "t_rest": tp["t"],
-                                          "latency": round(latencies[-1], 3)}), flush=True)
+
                     from_rest.append(pipe.emitted[(h, j)] - tp["t"])
+                    if args.slow is not None and max(latencies[-1], from_rest[-1]) > args.slow:
+                        print(json.dumps({"slow": str(key), "hand": h, "play": j, "card": tp["card"],
+                                          "seat": tp.get("seat"), "t_rest": tp["t"], "t_seen": tp.get("t_seen"),
+                                          "latency": round(latencies[-1], 3),
+                                          "from_rest": round(from_rest[-1], 3)}), flush=True)
         total["games"] += 1
         for k in ("hands_total", "hands_right", "wrong_cards", "missing", "extra", "misordered", "wrong_seats"):
             total[k] += r[k]
