@@ -237,3 +237,36 @@ def test_the_first_lead_far_from_the_bigger_trump_card_is_played_at_once():
     throw(tb, "AS", TOP, (640, 360), others=[trump])
     tb.show(trump, ("AS", 640, 360, 0.95), times=2)
     assert tb.plays() == [("AS", 2)]
+
+
+def test_a_hand_hovering_does_not_delay_the_card_in_turn():
+    """Seat 0's open hand comes over the play area just before seat 3, whose turn it
+    is, lays a card that is read at once: that card is played without waiting to see
+    whether the hand's box is read."""
+    tb = Table()
+    palm = ("", 660, 650, 0.4)
+    throw(tb, "", LEFT, (520, 480), others=[palm])
+    for _ in range(3):
+        tb.show(palm, ("6S", 520, 480, 0.95), turn=3)
+    assert tb.plays() == [("6S", 3)]
+
+
+def test_an_unread_last_card_gathered_onto_a_played_one_is_swept_as_a_play():
+    """The trick's last card lies unread beside a played one; the hand that sweeps the
+    trick pushes it onto that card, and the tracker takes the two for one. It was seen
+    beside it, so it is a second card: swept with the trick as an uncertain play."""
+    tb = Table()
+    lying = []
+    for seat, code, spot in ((1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))):
+        throw(tb, code, {1: RIGHT, 2: TOP, 3: LEFT}[seat], spot, lying)
+        lying.append((code, *spot, 0.95))
+        tb.show(*lying, times=6)
+    throw(tb, "", BOTTOM, (644, 543), lying)
+    tb.show(*lying, ("", 644, 543, 0.5), times=12)            # 1.2 s: not yet an uncertain play
+    tb.show(("", 644, 516, 0.4), ("", 618, 506, 0.4))          # the sweeping hand gathers them
+    tb.show(("", 644, 516, 0.4), ("", 618, 506, 0.4))
+    tb.show(("", 646, 517, 0.4))
+    tb.show(times=40)
+    plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+    assert plays == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False), ("", 0, True)]
+    assert [len(e.cards) for e in tb.events if isinstance(e, TrickCleared)] == [4]

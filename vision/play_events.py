@@ -55,6 +55,8 @@ class PlayDetector(Judgement):
         self._renamed: dict[str, str] = {}      # referee's names of this trick's misread cards
         self._size = CardSize()                   # whole-card area by place in the image
         self._seen_now: set[int] = set()          # tracks detected in the current frame
+        self._apart: dict[int, set[int]] = {}     # unread card in the trick -> played ones seen beside it
+        self._unread_views: dict[int, TrackView] = {}  # ... and its last view
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
@@ -92,6 +94,7 @@ class PlayDetector(Judgement):
         self._learn_card_size(detections)
         for dropped, kept in self.tracker.merged.items():
             self._merge_state(dropped, kept)
+        self._note_apart(tracks)
         events: list = []
         visible_trick = set()
         ready: list[tuple[tuple[float, float], TrackView]] = []
@@ -161,11 +164,12 @@ class PlayDetector(Judgement):
                     waiting.pop(0)
                     self._roles[w.id] = "ignored"
                     continue
-                if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
-                    break
                 if self._hovering(w, tr, turn):
+                    # at once: waiting to see whether the hand's box gets read only delays the play
                     waiting.pop(0)
                     continue
+                if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
+                    break
                 waiting.pop(0)
                 # read for sure meanwhile (only its view kept failing the rest test): a play
                 # like any other; else uncertain, with the best reading it had while lying there
@@ -212,7 +216,12 @@ class PlayDetector(Judgement):
         return True
 
     def _merge_state(self, dropped: int, kept: int) -> None:
-        """The tracker merged two tracks of one card: the card keeps what it was."""
+        """The tracker merged two tracks of one card: the card keeps what it was. But an
+        unread card seen beside a played one is another card (a sweeping hand gathered
+        them): it stays one of the trick's cards."""
+        for unread, played in ((dropped, kept), (kept, dropped)):
+            if self._two_cards(unread, played) and self._rest_best.get(unread, "") not in self._hand_cards:
+                self._strays.append(self._stray(self._unread_views[unread]))
         role = self._roles.pop(dropped, None)
         # "ignored" (an old card seen again) is not passed on: the kept track may be a new card
         if role in ("played", "trump") and (self._roles.get(kept) in (None, "ignored") or role == "played"):

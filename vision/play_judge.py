@@ -2,7 +2,8 @@
 
 Each question weighs what the camera saw against the game (whose turn it is, one card a
 seat per trick). Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
-(``_trick``, ``_rest_best``, ``_seen_now``, ``calibration``, ``config``) they read.
+(``_trick``, ``_rest_best``, ``_seen_now``, ``calibration``, ``config``) they read;
+``_note_apart`` keeps ``_apart`` and ``_unread_views`` for ``_two_cards``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,25 @@ from .tracker import TrackView
 
 class Judgement:
     """The play detector's tie-breaks; see the module docstring."""
+
+    def _note_apart(self, tracks) -> None:
+        """For each unread card lying in the trick: its last view, and the played cards
+        detected in the same frame as it (two detections are two cards)."""
+        ids = {tr.id for tr in tracks}
+        for k in [k for k in self._unread_views if k not in ids]:
+            del self._unread_views[k]
+            self._apart.pop(k, None)
+        played_now = {tr.id for tr in tracks if tr.visible and self._roles.get(tr.id) == "played"}
+        for tr in tracks:
+            if tr.id in self._first_rest and self._roles.get(tr.id) is None and not tr.identity:
+                self._unread_views[tr.id] = tr
+                if tr.visible:
+                    self._apart.setdefault(tr.id, set()).update(played_now)
+
+    def _two_cards(self, unread: int, played: int) -> bool:
+        """Whether the unread track lying in the trick was seen beside the played one."""
+        return (played in self._apart.get(unread, ()) and unread in self._unread_views
+                and unread in self._first_rest and self._roles.get(unread) is None)
 
     @staticmethod
     def _same_place(a: TrackView, b: TrackView, within: float = 0.5) -> bool:
