@@ -67,17 +67,15 @@ class Judgement:
         return (turn is not None and e.track_id in self._seen_now and len(self._trick) < 4
                 and self._seat(tr, turn) == turn)
 
-    def _near_trick(self, tr: TrackView) -> bool:
-        """Whether ``tr`` lies within a card's length of a card of this trick."""
-        reach = max(tr.diag, 1.0)
+    def _near_trick(self, tr: TrackView, within: float = 1.0) -> bool:
+        """Whether ``tr`` lies within ``within`` card diagonals of a card of this trick."""
+        reach = within * max(tr.diag, 1.0)
         return any(math.hypot(e.center[0] - tr.center[0], e.center[1] - tr.center[1]) < reach
                    for e in self._trick if not math.isnan(e.center[0]))
 
     def _on_played(self, tr: TrackView) -> bool:
         """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
-        reach = 0.5 * max(tr.diag, 1.0)
-        return any(math.hypot(e.center[0] - tr.center[0], e.center[1] - tr.center[1]) < reach
-                   for e in self._trick if not math.isnan(e.center[0]))
+        return self._near_trick(tr, 0.5)
 
     def _suggestible(self, tr: TrackView) -> bool:
         # one confident misread is the commonest recognizer fault: a suggestion
