@@ -164,14 +164,15 @@ class PlayDetector(Judgement):
                     waiting.pop(0)
                     self._roles[w.id] = "ignored"
                     continue
-                if self._hovering(w, tr, turn) and not self._near_trick(w):
+                hovering = self._hovering(w, tr, turn)
+                if hovering and not self._near_trick(w):
                     # at once: waiting to see whether the hand's box gets read only delays
                     # the play (a box by the trick's cards may be one of them: wait there)
                     waiting.pop(0)
                     continue
                 if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
                     break
-                if self._hovering(w, tr, turn):
+                if hovering:
                     waiting.pop(0)
                     continue
                 waiting.pop(0)
