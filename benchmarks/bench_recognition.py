@@ -6,6 +6,7 @@ interpreter's venv, PyTorch in ``.venv-train`` when it exists.
 
     .venv/bin/python benchmarks/bench_recognition.py [--frames 30] [--threads N]
 
+Also the ONNX Runtime pipeline with the first reader alone (what the second reader costs).
 Prints, per backend: locator ms, outline refinement ms (OpenCV, same code for
 both), reader ms (crops + CNN + combining), full frame ms (median and p90),
 peak RSS, model files' size; then the ratio.
@@ -46,7 +47,9 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     from sueca.vision.recognizer import load_recognizer
 
     frames = np.load(frames_path)["frames"]
-    rec = load_recognizer(backend=backend, threads=threads)
+    rec = load_recognizer(backend="onnx" if backend == "onnx1" else backend, threads=threads)
+    if backend == "onnx1":  # the first reader alone: what the second reader costs
+        rec.second = None
     for f in frames[:3]:  # warm-up: allocations, kernels
         rec(f)
     loc_ms, out_ms, read_ms, tot_ms, ncards = [], [], [], [], []
@@ -70,7 +73,10 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     from sueca.vision.recognizer import default_model_dir
 
     d = default_model_dir()
-    files = [cfg.locator_onnx, cfg.reader_onnx] if backend == "onnx" else [cfg.locator_pt, cfg.reader_pt]
+    kind = "pt" if backend == "ultralytics" else "onnx"
+    files = [getattr(cfg, f"locator_{kind}"), getattr(cfg, f"reader_{kind}")]
+    files += [cfg.outliner[kind]] if cfg.outliner else []
+    files += [cfg.second_reader[kind]] if cfg.second_reader and rec.second is not None else []
     size = sum((d / f).stat().st_size for f in files)
     return {
         "backend": backend, "frames": len(tot_ms), "cards_per_frame": float(np.mean(ncards)),
@@ -96,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     frames = make_frames(args.frames)
     tmp = Path(tempfile.mkdtemp(prefix="bench_rec_")) / "frames.npz"
     np.savez(tmp, frames=frames)
-    runs = [(sys.executable, "onnx")]
+    runs = [(sys.executable, "onnx"), (sys.executable, "onnx1")]
     train_py = ROOT / ".venv-train" / "bin" / "python"
     if train_py.is_file():
         runs.append((str(train_py), "ultralytics"))
@@ -120,12 +126,15 @@ def main(argv: list[str] | None = None) -> int:
             ("reader ms (median)", "reader_ms", "{:.1f}"), ("full frame ms (median)", "total_ms", "{:.1f}"),
             ("full frame ms (p90)", "total_p90_ms", "{:.1f}"), ("peak RSS MB", "peak_rss_mb", "{:.0f}"),
             ("model files MB", "model_mb", "{:.1f}")]
-    names = {"onnx": "ONNX Runtime", "ultralytics": "PyTorch"}
+    names = {"onnx": "ONNX Runtime", "onnx1": "ONNX, 1 reader", "ultralytics": "PyTorch"}
     print(f"{'':28}" + "".join(f"{names[r['backend']]:>16}" for r in results))
     for label, key, fmt in rows:
         print(f"{label:28}" + "".join(f"{fmt.format(r[key]):>16}" for r in results))
-    if len(results) == 2:
-        print(f"{'PyTorch / ONNX (frame)':28}{results[1]['total_ms'] / results[0]['total_ms']:>16.2f}")
+    by = {r["backend"]: r for r in results}
+    if "onnx" in by and "ultralytics" in by:
+        print(f"{'PyTorch / ONNX (frame)':28}{by['ultralytics']['total_ms'] / by['onnx']['total_ms']:>16.2f}")
+    if "onnx" in by and "onnx1" in by:
+        print(f"{'two readers / one (frame)':28}{by['onnx']['total_ms'] / by['onnx1']['total_ms']:>16.2f}")
     return 0
 
 

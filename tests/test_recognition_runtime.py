@@ -14,7 +14,7 @@ from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE
 from sueca.vision.onnx_backend import letterbox, nms_rotated, probiou_matrix, rbox_corners
 from sueca.vision.recognizer import (READER_CLASSES, RecognizerConfig, _one_per_card, combine_corners,
-                                     load_recognizer, softmax)
+                                     combine_readers, load_recognizer, softmax)
 from sueca.vision.rectify import CropSpec, clockwise, corner_crops, crop_top_left, portrait_orderings
 
 
@@ -115,6 +115,18 @@ def test_combine_corners_needs_agreement_and_confidence():
     assert combine_corners(four, 0.9)[0] == CARD_CODES[20]
 
 
+def test_two_readers_read_a_card_only_where_both_read_it():
+    sure = _probs((7, 0.999), (52, 0.99))
+    assert combine_readers([sure, _probs((7, 0.95), (7, 0.99))], 0.9) == (CARD_CODES[7], pytest.approx(0.99))
+    # the lower confidence decides: one sure reader does not carry a doubtful one
+    assert combine_readers([sure, _probs((7, 0.85), (52, 0.99))], 0.9) == (UNREADABLE, pytest.approx(0.85))
+    # a suit one reader is sure of and the other reads otherwise is not guessed
+    assert combine_readers([sure, _probs((20, 0.999), (52, 0.99))], 0.5)[0] == UNREADABLE
+    assert combine_readers([sure, _probs((52, 0.99), (52, 0.99))], 0.5)[0] == UNREADABLE
+    # one reader: exactly the corner rule
+    assert combine_readers([sure], 0.9) == combine_corners(sure, 0.9)
+
+
 def test_softmax_temperature_softens():
     z = np.array([[4.0, 0.0]])
     assert softmax(z, 2.0)[0, 0] < softmax(z, 1.0)[0, 0]
@@ -127,10 +139,14 @@ def test_one_card_per_code_keeps_the_surest():
 
 
 def test_config_round_trips_and_rejects_other_classes(tmp_path):
-    cfg = RecognizerConfig(temperature=1.7, threshold=0.93)
+    second = {"onnx": "reader2.onnx", "pt": "reader2.pt", "temperature": 0.8}
+    cfg = RecognizerConfig(temperature=1.7, threshold=0.93, second_reader=second)
     (tmp_path / "recognizer.json").write_text(json.dumps(cfg.to_dict()))
     back = RecognizerConfig.load(tmp_path)
     assert back.temperature == 1.7 and back.threshold == 0.93 and back.crop == cfg.crop
+    assert back.second_reader == second
+    (tmp_path / "recognizer.json").write_text(json.dumps(RecognizerConfig().to_dict()))
+    assert RecognizerConfig.load(tmp_path).second_reader is None
     d = cfg.to_dict()
     d["reader"]["classes"] = d["reader"]["classes"][::-1]
     (tmp_path / "recognizer.json").write_text(json.dumps(d))
@@ -146,3 +162,28 @@ def test_load_recognizer_names_what_is_missing(tmp_path):
         load_recognizer(tmp_path)
     with pytest.raises(ValueError, match="backend"):
         load_recognizer(tmp_path, backend="tflite")
+
+
+def test_the_second_reader_reads_only_the_cards_the_first_one_read():
+    from sueca.vision.recognizer import Recognizer
+
+    def logits(rows):  # one row per crop: very sure of class k
+        z = np.full((len(rows), len(READER_CLASSES)), -10.0, np.float32)
+        z[np.arange(len(rows)), rows] = 10.0
+        return z
+
+    seen = []
+    first = lambda crops: logits([5, 5, 52, 52, 9, 9])  # noqa: E731  cards 0 and 2 read, card 1 not
+    def second(crops):
+        seen.append(len(crops))
+        return logits([5, 5, 11, 11])  # agrees on card 0, not on card 2
+
+    cfg = RecognizerConfig(temperature=1.0, threshold=0.9,
+                           second_reader={"onnx": "r2.onnx", "pt": "r2.pt", "temperature": 1.0})
+    rec = Recognizer(None, first, cfg, second=second)
+    frame = np.full((400, 600, 3), 90, np.uint8)
+    q = np.array([[10, 10], [80, 10], [80, 110], [10, 110]], np.float32)
+    codes, conf = rec.read_quads(frame, [q, q + [200, 0], q + [400, 0]], exact=False)
+    assert seen == [4]  # two crops of card 0 and two of card 2
+    assert codes == [CARD_CODES[5], UNREADABLE, UNREADABLE]
+    assert conf[0] > 0.99

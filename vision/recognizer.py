@@ -11,9 +11,9 @@ The reader's two corners are combined; a card whose calibrated confidence is
 below the model's threshold is returned as ``UNREADABLE`` (never guessed).
 
 >>> from sueca.vision.recognizer import load_recognizer   # doctest: +SKIP
->>> rec = load_recognizer()                                # models/ of the package
->>> dets = rec(frame_bgr)                                  # CardDetections
->>> dets.codes, dets.confidence
+>>> rec = load_recognizer()                     # doctest: +SKIP
+>>> dets = rec(frame_bgr)                      # doctest: +SKIP
+>>> dets.codes, dets.confidence                # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -64,6 +64,9 @@ class RecognizerConfig:
     refine: bool = True  # sharpen each located outline at full resolution (sueca.vision.refine)
     # the learned outline stage (sueca.vision.outliner); None: classical refinement only
     outliner: dict | None = None
+    # a second reader (other width, other data) that must read the same card:
+    # {"onnx", "pt", "temperature"}; None: the first reader alone
+    second_reader: dict | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -84,7 +87,7 @@ class RecognizerConfig:
             temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
             video_threshold=None if rd.get("video_threshold") is None else float(rd["video_threshold"]),
             ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)),
-            outliner=d.get("outliner"), info=d.get("info", {}),
+            outliner=d.get("outliner"), second_reader=rd.get("second"), info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -94,7 +97,8 @@ class RecognizerConfig:
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "video_threshold": self.video_threshold,
-                       "ambiguous": self.ambiguous},
+                       "ambiguous": self.ambiguous,
+                       **({"second": self.second_reader} if self.second_reader else {})},
             **({"outliner": self.outliner} if self.outliner else {}),
             "info": self.info,
         }
@@ -134,16 +138,42 @@ def combine_corners(probs: np.ndarray, threshold: float) -> tuple[str, float]:
     return CARD_CODES[int(ids[0])], conf
 
 
+def combine_readers(probs: list[np.ndarray], threshold: float) -> tuple[str, float]:
+    """One card's reading from several readers' corner probabilities (one (k, 53) array each).
+
+    Each reader reads the card on its own (:func:`combine_corners`); the card is read
+    only where every reader reads the same code, at the lowest of their confidences.
+    Readers trained apart (other width, other scenes) are rarely sure of the same
+    wrong card: a suit smeared by blur fools one of them, not both.
+
+    >>> a = np.full((2, 53), 0.001); a[0, 5] = 0.99; a[1, 52] = 0.95
+    >>> b = a.copy(); b[0, 5] = 0.97
+    >>> combine_readers([a, b], 0.9)
+    ('6S', 0.97)
+    >>> b[0, 5], b[0, 6] = 0.01, 0.97                    # the second reader reads 7S
+    >>> combine_readers([a, b], 0.9)
+    ('', 0.0)
+    """
+    read = [combine_corners(p, 0.0) for p in probs]
+    codes = {code for code, _ in read}
+    if len(codes) != 1 or UNREADABLE in codes:
+        return UNREADABLE, 0.0
+    conf = min(conf for _, conf in read)
+    return (read[0][0] if conf >= threshold else UNREADABLE), conf
+
+
 class Recognizer:
     """``recognizer(frame_bgr) -> CardDetections``: locator + reader, any backend.
 
     ``locator(frame) -> Located`` and ``reader(crops) -> logits`` are the two
     stages; both backends (ONNX Runtime, PyTorch) give the same interface.
+    ``second``: a second reader that must agree (:func:`combine_readers`), or None.
     """
 
-    def __init__(self, locator, reader, config: RecognizerConfig, outliner=None):
+    def __init__(self, locator, reader, config: RecognizerConfig, outliner=None, second=None):
         self.locator, self.reader, self.config = locator, reader, config
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
+        self.second = second
 
     def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
                    threshold: float | None = None) -> tuple[list[str], np.ndarray]:
@@ -161,15 +191,26 @@ class Recognizer:
             return [], np.zeros((0,), np.float32)
         crops = corner_crops(frame, np.stack(flat), cfg.crop, amb)
         counts_flat = card_crop_counts(np.stack(flat), amb)
-        probs = softmax(self.reader(crops), cfg.temperature)
-        codes, confs, start, k = [], [], 0, 0
+        first = softmax(self.reader(crops), cfg.temperature)
+        threshold = cfg.threshold if threshold is None else threshold
+        spans, start, k = [], 0, 0
         for cands in per_card:
             n = sum(counts_flat[k:k + len(cands)])
             k += len(cands)
-            code, conf = combine_corners(probs[start:start + n], cfg.threshold if threshold is None else threshold)
-            codes.append(code)
-            confs.append(conf)
+            spans.append(slice(start, start + n))
             start += n
+        read = [combine_corners(first[s], threshold) for s in spans]
+        if self.second is None:
+            return [c for c, _ in read], np.asarray([f for _, f in read], np.float32)
+        # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
+        ask = [i for i, (code, _) in enumerate(read) if code != UNREADABLE]
+        rows = np.concatenate([np.arange(spans[i].start, spans[i].stop) for i in ask]) if ask else []
+        second = softmax(self.second(crops[rows]), float(cfg.second_reader["temperature"])) if ask else None
+        codes, confs, at = [c for c, _ in read], [f for _, f in read], 0
+        for i in ask:
+            n = spans[i].stop - spans[i].start
+            codes[i], confs[i] = combine_readers([first[spans[i]], second[at:at + n]], threshold)
+            at += n
         return codes, np.asarray(confs, np.float32)
 
     def outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
@@ -338,6 +379,7 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         locator = OnnxLocator(locator_file or model_dir / cfg.locator_onnx, cfg.imgsz, cfg.locate_conf,
                               cfg.locate_iou, threads)
         reader = OnnxReader(model_dir / cfg.reader_onnx, threads)
+        second = OnnxReader(model_dir / cfg.second_reader["onnx"], threads) if cfg.second_reader else None
         outline_net = None
         if cfg.outliner:
             from sueca.vision.onnx_backend import OnnxOutliner
@@ -349,6 +391,7 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         locator = TorchLocator(locator_file or model_dir / cfg.locator_pt, cfg.imgsz, cfg.locate_conf,
                                cfg.locate_iou, threads)
         reader = TorchReader(model_dir / cfg.reader_pt, threads)
+        second = TorchReader(model_dir / cfg.second_reader["pt"], threads) if cfg.second_reader else None
         outline_net = None
         if cfg.outliner:
             from sueca.vision.torch_backend import TorchOutliner
@@ -360,4 +403,4 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
 
         o = cfg.outliner
         outliner = Outliner(outline_net, int(o.get("size", 64)), float(o.get("reach", 1.7)), int(o.get("passes", 2)))
-    return Recognizer(locator, reader, cfg, outliner)
+    return Recognizer(locator, reader, cfg, outliner, second)

@@ -31,6 +31,36 @@ def _outline_rows(ol: dict) -> str:
     return "\n".join(rows) or "- (not measured)"
 
 
+def _readers(cfg) -> str:
+    return "two readers (agreeing)" if cfg.second_reader else "reader"
+
+
+def _second_row(cfg, size_kb: dict) -> str:
+    s = cfg.second_reader
+    if not s:
+        return ""
+    return (f"| `{s['onnx']}` | a second reader (width {s.get('width', '?')}), trained apart on more scenes: "
+            f"a card is read only where both readers read it | as `reader.onnx` | {size_kb.get(s['onnx'], '?')} KB |\n")
+
+
+def _second_recipe(preset) -> str:
+    if not getattr(preset, "second_reader", None):
+        return ""
+    width, extra = preset.second_reader
+    return (f"; then a second reader (width {width}) on crops of {preset.train_scenes + extra} scenes, "
+            f"its own run in `work/second` with the same locator and outliner (same epochs and tuning)")
+
+
+def _second_confidence(cfg) -> str:
+    s = cfg.second_reader
+    if not s:
+        return ""
+    return (f" The second reader (temperature {float(s['temperature']):.3f}) reads the same crops"
+            f" the same way; the card is read only where both read the same code, at the lower of"
+            f" their two confidences (`combine_readers`): two networks trained apart are rarely sure"
+            f" of the same wrong suit.")
+
+
 def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     t = metrics.get("timings", {})
     m = metrics
@@ -56,7 +86,7 @@ after the other:
 | `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}) | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
 | `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
 | `reader.onnx` | small CNN (width {getattr(preset, 'reader_width', 16)}): reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
-| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
+{_second_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
 | `*.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |
 
 ## Data
@@ -86,25 +116,27 @@ on {getattr(preset, 'reader_tune_scenes', 0)} more scenes (seeds from 3000000), 
 ```
 (`sueca train` re-runs itself in `.venv-train` when torch is missing.) Preset **`{preset.name}`**:
 locator {preset.locator_epochs} epochs at imgsz {preset.imgsz}, batch {preset.batch}{ft}; reader {preset.reader_epochs} epochs
-on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes.
+on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes{_second_recipe(preset)}.
 
 Training time, wall clock per step on this machine (2 x86_64 CPU cores, no GPU, shared with
 other jobs while it ran; figures of the steps as they ran, resumed steps keep their time):
 data {t.get('data_s', 0) / 60:.1f} min, reader {t.get('reader_s', 0) / 60:.1f} min,
 locator {t.get('locator_s', 0) / 60:.1f} min, outliner {t.get('outliner_s', 0) / 60:.1f} min,
-reader tuning {t.get('reader_tune_s', 0) / 60:.1f} min, evaluation {t.get('eval_s', 0) / 60:.1f} min.
+reader tuning {t.get('reader_tune_s', 0) / 60:.1f} min, second reader (its data, training and tuning)
+{t.get('second_reader_s', 0) / 60:.1f} min, evaluation {t.get('eval_s', 0) / 60:.1f} min.
 
 ## Metrics (ONNX Runtime, full pipeline, held-out styles and seeds)
 | | value |
 |---|---|
 | card-identity recall, readable cards | **{_pct(m['recall_readable'])}** ({m['read_right']}/{m['readable_cards']}) |
+| same, cards lying whole in view (>= 99% showing, both indices) | {_pct(m.get('recall_whole', 0))} ({m.get('whole_read_right', 0)}/{m.get('whole_cards', 0)}) |
 | wrong identities / reported identities | **{_pct(m['wrong_rate'])}** ({m['wrong_identities']}/{m['reported_identities']}) |
 | hidden face-up cards given a wrong identity | {m['hidden_guessed_wrong']}/{m['hidden_cards']} |
 | locator recall (face-up, >= 35% showing) | {_pct(m['locator_recall'])} ({m['located']}/{m['locatable_cards']}) |
 | same, training styles (validation seeds) | recall {_pct(v.get('recall_readable', 0))}, wrong {_pct(v.get('wrong_rate', 0))} |
 | held-out styles, camera tilted up to 45 degrees ({tilt.get('scenes', 0)} scenes from seed {(tilt.get('seeds') or ['?'])[0]}) | recall {_pct(tilt.get('recall_readable', 0))}, wrong {tilt.get('wrong_identities', 0)}/{tilt.get('reported_identities', 0)}, locator recall {_pct(tilt.get('locator_recall', 0))} |
 | reader crop accuracy (validation) | {_pct(cal.get('val_crop_accuracy', 0))} |
-| reader alone, on the true outlines ({tru.get('scenes', 0)} test scenes from seed {(tru.get('seeds') or ['?'])[0]}) | {_pct(tru.get('recall', 0))} ({tru.get('read_right', 0)}/{tru.get('cards', 0)}), wrong {tru.get('wrong', 0)} |
+| {_readers(cfg)} alone, on the true outlines ({tru.get('scenes', 0)} test scenes from seed {(tru.get('seeds') or ['?'])[0]}) | {_pct(tru.get('recall', 0))} ({tru.get('read_right', 0)}/{tru.get('cards', 0)}), wrong {tru.get('wrong', 0)} |
 | median ms per 1280x960 frame (during evaluation) | {m['ms_per_frame_median']:.1f} |
 
 Confusion matrix of readable test cards (columns: read as, "unreadable", "missed"): `confusion.png`.
@@ -129,7 +161,7 @@ in {ol.get('scenes', 0)} test scenes from seed {(ol.get('seeds') or ['?'])[0]} (
 ## How confidence works
 Each corner crop gets probabilities from the reader with temperature {cfg.temperature:.3f} (fitted
 on validation crops by negative log-likelihood). The two corners must agree; the card's
-confidence is the better corner's probability of that card. Below {cfg.threshold:.3f} the card is
+confidence is the better corner's probability of that card.{_second_confidence(cfg)} Below {cfg.threshold:.3f} the card is
 reported unreadable. The threshold is chosen on whole frames of {preset.val_frames} validation scenes
 (training deck styles, seeds from 500000) read without one: the lowest of
 {', '.join(f'{t:g}' for t in THRESHOLD_GRID)} that leaves no wrong identity there, then one step
@@ -143,7 +175,7 @@ threshold whose validation readings are wrong at most 0.5% of the time.
 - **Far below the targets** (recall >= 99.5%, real photos >= 95%; wrong identities <= 0.1%).
 - Where the loss is: the locator still misses some cards (locator recall above), the outliner
   is sometimes far off (piles, fans of held cards, cards under hands), and given the true
-  outlines the reader itself reads {_pct(tru.get('recall', 0))} of readable held-out cards. More locator
+  outlines the {_readers(cfg)} read {_pct(tru.get('recall', 0))} of readable held-out cards. More locator
   and outliner training (a GPU, `--preset long`) is the first fix.
 - On the held-out decks {m['wrong_identities']} of {m['reported_identities']} reported identities were wrong (listed above);
   earlier models misread small cards' suits and cards under a blurred, see-through hand. A test
@@ -152,6 +184,9 @@ threshold whose validation readings are wrong at most 0.5% of the time.
 - Trained on synthetic decks only; decks with an index far from the corner (beyond 40% of the
   card's width/height), or without corner indices, are not read (reported unreadable).
 - Face-down cards are not located (by design); a card whose indices are both covered is unreadable.
+- Most misses are cards mostly covered (a corner out of a pile or a fan of held cards): cards
+  lying whole in view are read {_pct(m.get('recall_whole', 0))} of the time (table above);
+  `scripts/recognition_by_table.py --by visibility` gives the breakdown.
 - The locator misses more cards on busy tablecloths (stripes, checks) than on wood, cork or
   felt; `EXPERIMENTS.md` has the measured breakdown by table (kept by hand), and the
   experiments that were measured and not installed.

@@ -74,12 +74,27 @@ def match(dets, cards, min_iou: float = 0.45, same_code_iou: float = 0.3) -> lis
     return pairs
 
 
+def lies_whole(card) -> bool:
+    """A face-up card at least 99% in view with both corner indices showing.
+
+    >>> from types import SimpleNamespace as C
+    >>> lies_whole(C(visible_fraction=1.0, index_visible=np.array([1.0, 0.9])))
+    True
+    >>> lies_whole(C(visible_fraction=1.0, index_visible=np.array([1.0, 0.3])))
+    False
+    """
+    from sueca.datasets.scene import READABLE_INDEX_FRACTION
+
+    return card.visible_fraction >= 0.99 and bool(np.all(np.asarray(card.index_visible) >= READABLE_INDEX_FRACTION))
+
+
 def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, **options) -> tuple[dict, np.ndarray]:
     """Metrics dict and a (52, 54) confusion matrix of readable cards (cols: 52 cards, unreadable, missed)."""
     from sueca.vision.train_data import MIN_VISIBLE, render
 
     conf = np.zeros((len(CARD_CODES), len(CARD_CODES) + 2), np.int64)
     readable = read_right = located = locatable = 0
+    whole = whole_right = 0  # readable cards lying whole in view: what a played card mostly is
     hidden = hidden_guessed = 0
     reported = wrong = 0
     wrong_examples: list[str] = []
@@ -102,6 +117,9 @@ def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, **options) 
             if card.readable:
                 readable += 1
                 read_right += int(code == card.code)
+                if lies_whole(card):
+                    whole += 1
+                    whole_right += int(code == card.code)
                 col = len(CARD_CODES) + 1 if code is None else (len(CARD_CODES) if code == UNREADABLE else CARD_CLASS[code])
                 conf[CARD_CLASS[card.code], col] += 1
             else:
@@ -126,6 +144,7 @@ def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, **options) 
         "seeds": [int(seeds[0]), int(seeds[-1])] if len(seeds) else [], "options": options,
         "readable_cards": readable, "read_right": read_right,
         "recall_readable": read_right / max(readable, 1),
+        "whole_cards": whole, "whole_read_right": whole_right, "recall_whole": whole_right / max(whole, 1),
         "reported_identities": reported, "wrong_identities": wrong,
         "wrong_rate": wrong / max(reported, 1),
         "hidden_cards": hidden, "hidden_guessed_wrong": hidden_guessed,

@@ -53,15 +53,20 @@ class Preset:
     locate_conf: float = 0.2
     locate_iou: float = 0.65
     reader_width: int = 16  # channels of the reader's first layer (compute grows with its square)
+    # a second reader that must agree with the first: (width, reader_extra_scenes); its own
+    # run in work/second with this run's locator and outliner; None: one reader
+    second_reader: tuple[int, int] | None = None
 
 
 PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
     "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4, val_frames=4,
-                    outliner_scenes=6, outliner_epochs=1, reader_tune_scenes=4, reader_tune_epochs=1),
+                    outliner_scenes=6, outliner_epochs=1, reader_tune_scenes=4, reader_tune_epochs=1,
+                    second_reader=(8, 2)),
     # what fits beside other jobs on 2 shared cores in well under an hour
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
-                    locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4))),
+                    locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4)),
+                    second_reader=(24, 1500)),
     # <= 75 min on the 2-core machine alone
     "default": Preset("default", 1200, 150, 300, 14, 10, reader_extra_scenes=600, val_frames=300),
     # for a GPU or a long night
@@ -81,7 +86,10 @@ def _log_to(path: Path):
 
 def run(preset: Preset, work: str | Path, install: str | Path | None = None, threads: int | None = None,
         log=None, until: str | None = None) -> dict | None:
-    """Train both models from nothing into ``work/model``; copy to ``install`` (e.g. ``models/``)."""
+    """Train the models from nothing into ``work/model``; copy to ``install`` (e.g. ``models/``).
+
+    ``until``: ``"reader"`` stops after the first reader, ``"reader_tuned"`` after its tuning
+    on run-time crops (how the second reader's own run ends)."""
     import torch
 
     work = Path(work).resolve()
@@ -101,7 +109,11 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     t0 = time.time()
     data = work / "data"
     reader_npz = data / "reader.npz"
-    if not reader_npz.is_file():
+    cfg_extra = work / "reader_calibration.json"
+    # the data feeds the reader, the locator and the reader's tuning: not needed once all are done
+    done = cfg_extra.is_file() and "reader_tuned" in json.loads(cfg_extra.read_text()) and \
+        (model_dir / "locator.onnx").is_file()
+    if not reader_npz.is_file() and not done:
         from sueca.vision.train_data import build, write_yaml
 
         n = preset.train_scenes
@@ -126,7 +138,6 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
 
     # 2. reader (fast) first, so a usable reader exists early
     t0 = time.time()
-    cfg_extra = work / "reader_calibration.json"
     if not (model_dir / "reader.onnx").is_file() or not cfg_extra.is_file():
         from sueca.vision.train_reader import (choose_threshold, export_reader, fit_temperature, predict,
                                                train_reader)
@@ -198,6 +209,16 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         cfg_extra.write_text(json.dumps(cal, indent=2))
         timings["reader_tune_s"] = time.time() - t0
         tfile.write_text(json.dumps(timings))
+    if until == "reader_tuned":
+        return None
+
+    # 5b. the second reader, trained apart, must read the same card (recognizer.combine_readers)
+    if preset.second_reader:
+        cfg = replace(cfg, second_reader=_second_reader(preset, work, model_dir, threads, log))
+        stages["second_reader"] = cfg.second_reader
+        sub_t = json.loads((work / "second" / "timings.json").read_text())
+        timings["second_reader_s"] = sum(sub_t.get(k, 0.0) for k in ("data_s", "reader_s", "reader_tune_s"))
+        tfile.write_text(json.dumps(timings))
 
     # 6. config; the card threshold is chosen on whole frames of validation scenes
     if cal.get("stages") != stages:  # thresholds chosen with other stages do not hold
@@ -260,6 +281,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         install.mkdir(parents=True, exist_ok=True)
         names = ["locator.onnx", "locator.pt", "reader.onnx", "reader.pt", "recognizer.json", "metrics.json",
                  "confusion.png", "README.md"]
+        if cfg.second_reader:
+            names += [cfg.second_reader["onnx"], cfg.second_reader["pt"]]
         if outliner_cfg:
             names += [outliner_cfg["onnx"], outliner_cfg["pt"]]
         for name in names:
@@ -271,6 +294,27 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
 #: First scene seed of the outliner's data: scenes neither model has trained on,
 #: so the locator's boxes there are as wrong as on new tables.
 OUTLINER_SEED0 = 2_000_000
+
+
+def _second_reader(preset: Preset, work: Path, model_dir: Path, threads, log) -> dict:
+    """Train the second reader in ``work/second`` (its own data, width and run-time tuning,
+    this run's locator and outliner) and copy it into ``model_dir`` as ``reader2.*``."""
+    width, extra = preset.second_reader
+    sub = work / "second"
+    if not (model_dir / "reader2.onnx").is_file():
+        (sub / "model").mkdir(parents=True, exist_ok=True)
+        for name in ("locator.onnx", "locator.pt", "outliner.onnx", "outliner.pt"):
+            if (model_dir / name).is_file():
+                shutil.copyfile(model_dir / name, sub / "model" / name)
+        log(f"second reader: width {width}, {extra} extra scenes, in {sub}")
+        run(replace(preset, reader_width=width, reader_extra_scenes=extra, second_reader=None), sub,
+            threads=threads, log=log, until="reader_tuned")
+        shutil.copyfile(sub / "model" / "reader.onnx", model_dir / "reader2.onnx")
+        shutil.copyfile(sub / "model" / "reader.pt", model_dir / "reader2.pt")
+    cal = json.loads((sub / "reader_calibration.json").read_text())
+    return {"onnx": "reader2.onnx", "pt": "reader2.pt", "temperature": cal["temperature"], "width": width,
+            "extra_scenes": extra, "val_crop_accuracy": cal["val_crop_accuracy"],
+            "runtime_val_crop_accuracy": cal.get("reader_tuned", {}).get("runtime_val_crop_accuracy")}
 
 
 def _train_outliner(preset: Preset, work: Path, model_dir: Path, log) -> None:
