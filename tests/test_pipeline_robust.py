@@ -90,28 +90,48 @@ class TwoBlind(Faulty):
         return CardDetections(d.xyxy, codes, d.confidence, d.locate_confidence, d.corners)
 
 
+def _interchangeable(hand):
+    """Two plays of one trick, both following the led suit and neither winning it: the
+    rules cannot tell which of the two was which, were both unread."""
+    from sueca.engine import Card, Hand, Rules
+
+    h = Hand(Rules(target=100), hand.dealer, Card.parse(hand.trump_card))
+    for k, p in enumerate(hand.plays):
+        h.play(Card.parse(p.card), p.seat)
+        if k % 4 == 3 and 4 <= k < 36:
+            trick = h.tricks[-1]
+            led = trick.cards[0].suit
+            idx = [k - 3 + i for i in range(1, 4) if trick.cards[i].suit == led and trick.seats[i] != trick.winner]
+            if len(idx) == 2:
+                return idx
+    return None
+
+
 def test_plays_held_behind_unread_cards_are_kept_in_the_written_record(tmp_path, capsys):
     import json
 
     from sueca.cli import main
 
     rules, sim = game(33, hands=2)
-    a, b = sim.truth[0].plays[9], sim.truth[0].plays[20]
+    pair = _interchangeable(sim.truth[0])
+    assert pair is not None
+    i, j = pair
+    a, b = sim.truth[0].plays[i], sim.truth[0].plays[j]
     pipe = Pipeline(sim_source(sim), TwoBlind((a.card, b.card), 33), sim.calibration, rules)
     pipe.run()
     record = pipe.record_json()
     first, second = record["hands"]
-    assert len(first["plays"]) == 9            # the hand stops at the first unread card ...
+    assert len(first["plays"]) == i            # the hand stops at the first unread card ...
     held = [u for u in record["unresolved"] if u["hand"] == 0]
-    assert len(held) == 31 and held[0]["card"] is None and held[0]["why"] == "unreadable"
-    assert [u["card"] for u in held[1:11]] == [p.card for p in sim.truth[0].plays[10:20]]  # ... nothing is lost
-    assert held[11]["card"] is None and [u["t"] for u in held] == sorted(u["t"] for u in held)
+    assert len(held) == 40 - i and held[0]["card"] is None and held[0]["why"] == "unreadable"
+    assert [u["card"] for u in held[1:j - i]] == [p.card for p in sim.truth[0].plays[i + 1:j]]  # ... nothing is lost
+    assert held[j - i]["card"] is None and [u["t"] for u in held] == sorted(u["t"] for u in held)
     assert compare(truth_json(sim), {"rules": record["rules"], "hands": [second]})  # the next hand goes on
     path = tmp_path / "rec.json"
     path.write_text(json.dumps(record))
     # the record parses; scoring it says plainly that hand 0 still lacks its cards
     assert main(["score", str(path)]) == 1
-    assert "hand 0: hand has 9 plays but is not the last one" in capsys.readouterr().err
+    assert f"hand 0: hand has {i} plays but is not the last one" in capsys.readouterr().err
     del record["hands"][1]
     path.write_text(json.dumps(record))
     assert main(["score", str(path)]) == 0     # as the live record it was then, it scores
@@ -140,3 +160,14 @@ def test_a_card_outside_the_deck_is_a_misreading_not_a_play():
     assert not any(e.card.startswith("10") for e in plays)
     # never read, so it is an uncertain play the end of the hand fills in
     assert compare(truth_json(sim), pipe.record_json())["hands_right"] == 1
+
+
+def test_two_unread_cards_the_rules_tell_apart_are_named_at_the_end_of_the_hand():
+    rules, sim = game(33, hands=1)
+    a, b = sim.truth[0].plays[9], sim.truth[0].plays[20]
+    pipe = Pipeline(sim_source(sim), TwoBlind((a.card, b.card), 33), sim.calibration, rules)
+    pipe.run()
+    record = pipe.record_json()
+    assert compare(truth_json(sim), record)["hands_right"] == 1 and not pipe.unresolved
+    marked = [p["card"] for p in record["hands"][0]["plays"] if isinstance(p, dict) and p.get("uncertain")]
+    assert marked == [a.card, b.card]           # named, and still for the referee to confirm

@@ -218,6 +218,8 @@ class Pipeline(FollowsCommitted):
                     self._add_or_hold(ev)
             return True
         missing = set(self.rules.deck) - set(known)
+        if len(unknown) >= 2:
+            return self._deduce_several()
         if len(unknown) != 1 or len(known) != 39 or len(missing) != 1:
             return False
         card = missing.pop()
@@ -228,6 +230,32 @@ class Pipeline(FollowsCommitted):
             if p.t is not None and abs(p.t - round(first.t, 3)) < 1e-6 and p.card == card:
                 self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
         log.warning("hand %d: the unread card at t=%.2f must be %s (the only one not seen)", h, first.t, card)
+        return True
+
+    def _deduce_several(self) -> bool:
+        """Several unread plays: the order of the unseen cards the rules single out
+        (:func:`sueca.vision.deduce.assign_unread`), each marked uncertain."""
+        from .deduce import assign_unread
+
+        h = len(self.record.hands) - 1
+        hr = self.record.hands[h]
+        plays = [(p.card, p.seat) for p in hr.plays] + \
+                [(Card.parse(e.card) if e.card else None, e.seat) for e in self._pending]
+        order = assign_unread(self.rules, hr.dealer, hr.trump_card, plays)
+        if order is None:
+            return False
+        fill = iter(order)
+        named = [(e.t, next(fill)) if not e.card else None for e in self._pending]
+        named = [x for x in named if x is not None]
+        first, rest = self._pending[0], self._pending[1:]
+        fill = iter(order[1:])
+        self._pending = [first] + [e if e.card else replace(e, card=next(fill).code, uncertain=True) for e in rest]
+        self.resolve_card(order[0].code, uncertain=True)  # the referee still confirms them
+        for i, p in enumerate(self.record.hands[h].plays):
+            if any(p.t is not None and abs(p.t - round(t, 3)) < 1e-6 and p.card == c for t, c in named):
+                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
+        log.warning("hand %d: the %d unread cards must be %s (the only order without a renúncia)", h,
+                    len(order), ", ".join(f"{c} at t={t:.2f}" for t, c in named))
         return True
 
     def progress(self, elapsed: float, t: float) -> Progress:
