@@ -202,7 +202,8 @@ class Pipeline(FollowsCommitted):
 
     def deduce_unknown(self) -> bool:
         """A hand whose forty cards all hit the table, one of them never read: that
-        one is the card of the deck not seen (deduced, still marked uncertain)."""
+        one is the card of the deck not seen (deduced, still marked uncertain); several
+        never read: see :meth:`_deduce_several`."""
         if not self._blocked or self._hand is None:
             return False
         known = [p.card for p in self.record.hands[-1].plays] + \
@@ -217,18 +218,16 @@ class Pipeline(FollowsCommitted):
                 if ev.card:
                     self._add_or_hold(ev)
             return True
-        missing = set(self.rules.deck) - set(known)
         if len(unknown) >= 2:
             return self._deduce_several()
+        missing = set(self.rules.deck) - set(known)
         if len(unknown) != 1 or len(known) != 39 or len(missing) != 1:
             return False
         card = missing.pop()
         first = self._pending[0]
         self.resolve_card(card.code, uncertain=True)  # the referee still confirms it
         h = len(self.record.hands) - 1
-        for i, p in enumerate(self.record.hands[h].plays):
-            if p.t is not None and abs(p.t - round(first.t, 3)) < 1e-6 and p.card == card:
-                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
+        self._mark_deduced(h, [(first.t, card)])
         log.warning("hand %d: the unread card at t=%.2f must be %s (the only one not seen)", h, first.t, card)
         return True
 
@@ -244,19 +243,21 @@ class Pipeline(FollowsCommitted):
         order = assign_unread(self.rules, hr.dealer, hr.trump_card, plays)
         if order is None:
             return False
-        fill = iter(order)
-        named = [(e.t, next(fill)) if not e.card else None for e in self._pending]
-        named = [x for x in named if x is not None]
-        first, rest = self._pending[0], self._pending[1:]
+        named = [(e.t, c) for e, c in zip([e for e in self._pending if not e.card], order)]
         fill = iter(order[1:])
-        self._pending = [first] + [e if e.card else replace(e, card=next(fill).code, uncertain=True) for e in rest]
+        self._pending = self._pending[:1] + [e if e.card else replace(e, card=next(fill).code, uncertain=True)
+                                             for e in self._pending[1:]]
         self.resolve_card(order[0].code, uncertain=True)  # the referee still confirms them
-        for i, p in enumerate(self.record.hands[h].plays):
-            if any(p.t is not None and abs(p.t - round(t, 3)) < 1e-6 and p.card == c for t, c in named):
-                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
+        self._mark_deduced(h, named)
         log.warning("hand %d: the %d unread cards must be %s (the only order without a renúncia)", h,
                     len(order), ", ".join(f"{c} at t={t:.2f}" for t, c in named))
         return True
+
+    def _mark_deduced(self, h: int, named: list[tuple[float, Card]]) -> None:
+        """Flag the plays of hand ``h`` whose card was deduced, ``(t, card)``, as uncertain."""
+        for i, p in enumerate(self.record.hands[h].plays):
+            if any(p.t is not None and abs(p.t - round(t, 3)) < 1e-6 and p.card == c for t, c in named):
+                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
 
     def progress(self, elapsed: float, t: float) -> Progress:
         return Progress(self.frames, self.frames / elapsed if elapsed > 0 else 0.0, t, self.plays,

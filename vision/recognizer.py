@@ -200,13 +200,13 @@ class Recognizer:
             spans.append(slice(start, start + n))
             start += n
         read = [combine_corners(first[s], threshold) for s in spans]
-        if self.second is None:
-            return [c for c, _ in read], np.asarray([f for _, f in read], np.float32)
+        codes, confs = [c for c, _ in read], [f for _, f in read]
         # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
-        ask = [i for i, (code, _) in enumerate(read) if code != UNREADABLE]
-        rows = np.concatenate([np.arange(spans[i].start, spans[i].stop) for i in ask]) if ask else []
-        second = softmax(self.second(crops[rows]), float(cfg.second_reader["temperature"])) if ask else None
-        codes, confs, at = [c for c, _ in read], [f for _, f in read], 0
+        ask = [i for i, code in enumerate(codes) if code != UNREADABLE] if self.second is not None else []
+        if not ask:
+            return codes, np.asarray(confs, np.float32)
+        rows = np.concatenate([np.arange(spans[i].start, spans[i].stop) for i in ask])
+        second, at = softmax(self.second(crops[rows]), float(cfg.second_reader["temperature"])), 0
         for i in ask:
             n = spans[i].stop - spans[i].start
             codes[i], confs[i] = combine_readers([first[spans[i]], second[at:at + n]], threshold)
