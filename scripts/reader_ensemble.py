@@ -29,15 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sueca.datasets.scene import READABLE_INDEX_FRACTION
 from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.onnx_backend import OnnxReader
-from sueca.vision.recognizer import (_one_per_card, combine_corners, load_recognizer, same_card_outlines,
-                                     softmax)
+from sueca.vision.recognizer import (_one_per_card, combine_corners, combine_readers, load_recognizer,
+                                     same_card_outlines, softmax)
 from sueca.vision.rectify import card_crop_counts, corner_crops
 from sueca.vision.train_data import render
-from sueca.vision.train_eval import choose_card_threshold, match
+from sueca.vision.train_eval import choose_card_threshold, lies_whole, match
 from sueca.vision.train_run import TEST_SEED0, VAL_SEED0
 
 RULES = ("A", "B", "mean", "agree")
@@ -72,13 +71,7 @@ def read_card(rule: str, pa: np.ndarray, pb: np.ndarray) -> tuple[str, float]:
         return combine_corners(pb, 0.0)
     if rule == "mean":
         return combine_corners((pa + pb) / 2, 0.0)
-    ca, fa = combine_corners(pa, 0.0)
-    cb, fb = combine_corners(pb, 0.0)
-    return (ca, min(fa, fb)) if ca == cb and ca != UNREADABLE else (UNREADABLE, 0.0)
-
-
-def whole(card) -> bool:
-    return card.visible_fraction >= 0.99 and int((card.index_visible >= READABLE_INDEX_FRACTION).sum()) == 2
+    return combine_readers([pa, pb], 0.0)
 
 
 def rows_for(rule: str, cached) -> tuple[np.ndarray, int, int]:
@@ -86,7 +79,7 @@ def rows_for(rule: str, cached) -> tuple[np.ndarray, int, int]:
     rows, readable, whole_readable = [], 0, 0
     for corners, probs, cards in cached:
         readable += sum(1 for c in cards if c.face_up and c.readable)
-        whole_readable += sum(1 for c in cards if c.face_up and c.readable and whole(c))
+        whole_readable += sum(1 for c in cards if c.face_up and c.readable and lies_whole(c))
         if not probs:
             continue
         read = [read_card(rule, pa, pb) for pa, pb in probs]
@@ -100,7 +93,7 @@ def rows_for(rule: str, cached) -> tuple[np.ndarray, int, int]:
                 continue
             truth = cards[pairs[i]] if i in pairs else None
             right = truth is not None and truth.face_up and truth.code == code
-            rows.append((float(confs[i]), right, truth is not None and truth.face_up and whole(truth)))
+            rows.append((float(confs[i]), right, truth is not None and truth.face_up and lies_whole(truth)))
     return np.asarray(rows, np.float64).reshape(-1, 3), readable, whole_readable
 
 
