@@ -30,11 +30,17 @@ def tta_locator(loc):
         return Located(rb, rbox_corners(rb), scores.astype(np.float32))
     return call
 
-rec = load_recognizer()
-if sys.argv[1] == "tta":
-    rec.locator = tta_locator(rec.locator)
-m, _ = evaluate(rec, range(900000, 900200), "test", log=lambda *a: None)
-print(sys.argv[1], "test", {k: m[k] for k in ("recall_readable", "read_right", "wrong_identities", "reported_identities", "locator_recall", "recall_whole", "ms_per_frame_median")})
-rows, n = readings(rec, range(500000, 500400), "train")
-t, table = choose_card_threshold(rows, n)
-print(sys.argv[1], "val threshold", t, [(r["threshold"], round(r["recall"], 3), r["wrong"]) for r in table])
+
+def main() -> None:
+    rec = load_recognizer()
+    if sys.argv[1] == "tta":
+        rec.locator = tta_locator(rec.locator)
+    m, _ = evaluate(rec, range(900000, 900200), "test", log=lambda *a: None)
+    print(sys.argv[1], "test", {k: m[k] for k in ("recall_readable", "read_right", "wrong_identities", "reported_identities", "locator_recall", "recall_whole", "ms_per_frame_median")})
+    rows, n = readings(rec, range(500000, 500400), "train")
+    t, table = choose_card_threshold(rows, n)
+    print(sys.argv[1], "val threshold", t, [(r["threshold"], round(r["recall"], 3), r["wrong"]) for r in table])
+
+
+if __name__ == "__main__":
+    main()
