@@ -62,6 +62,11 @@ class RecognizerConfig:
     video_threshold: float | None = None
     ambiguous: float = 0.82  # short/long side ratio above which landscape orderings are read too
     refine: bool = True  # sharpen each located outline at full resolution (sueca.vision.refine)
+    # also locate on the mirrored frame and add the cards only that pass finds (Recognizer.locate);
+    # such a card is kept only where read at the single-image threshold, whatever the caller asks
+    flip_pass: bool = False
+    # also add lone card-shaped patches of card stock (sueca.vision.proposals), read the same way
+    stock_pass: bool = False
     # the learned outline stage (sueca.vision.outliner); None: classical refinement only
     outliner: dict | None = None
     # a second reader (other width, other data) that must read the same card:
@@ -87,13 +92,16 @@ class RecognizerConfig:
             temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
             video_threshold=None if rd.get("video_threshold") is None else float(rd["video_threshold"]),
             ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)),
+            flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
             outliner=d.get("outliner"), second_reader=rd.get("second"), info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
         return {
             "locator": {"onnx": self.locator_onnx, "pt": self.locator_pt, "imgsz": list(self.imgsz),
-                        "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine},
+                        "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine,
+                        **({"flip": True} if self.flip_pass else {}),
+                        **({"stock": True} if self.stock_pass else {})},
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "video_threshold": self.video_threshold,
@@ -268,12 +276,55 @@ class Recognizer:
             out.append((q, np.concatenate([cands, grown(cands, 1.12)])))
         return out
 
+    def locate(self, frame: np.ndarray) -> tuple:
+        """The located cards and a mask of those only a second opinion found.
+
+        The learned locator can score a lone card with little print (an ace on a
+        plain cloth) under its threshold for seconds. Two second opinions, each
+        switched on in the model's config: ``flip_pass`` runs the locator on the
+        left-right mirrored frame too; ``stock_pass`` looks for lone card-shaped
+        patches of card stock (:func:`sueca.vision.proposals.card_stock`). Their
+        boxes that overlap a box already found by the locator's NMS IoU are dropped;
+        the others are added, and :meth:`__call__` keeps an added card only where
+        it is read at the single-image threshold.
+        """
+        from sueca.vision.onnx_backend import Located, probiou_matrix, rbox_corners
+
+        located = self.locator(frame)
+        cfg = self.config
+        boxes = [np.asarray(located.rboxes, np.float32).reshape(-1, 5)]
+        scores = [np.asarray(located.scores, np.float32)]
+        extra = []
+        if cfg.flip_pass:
+            mirrored = self.locator(np.ascontiguousarray(frame[:, ::-1]))
+            rb = np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5).copy()
+            rb[:, 0] = frame.shape[1] - rb[:, 0]
+            rb[:, 4] = -rb[:, 4]  # a mirrored box turns the other way
+            extra.append((rb, np.asarray(mirrored.scores, np.float32)))
+        if cfg.stock_pass:
+            from sueca.vision.proposals import card_stock
+
+            rb = card_stock(frame)
+            extra.append((rb, np.zeros(len(rb), np.float32)))
+        first = len(scores[0])
+        for rb, sc in extra:
+            if not len(rb):
+                continue
+            have = np.concatenate(boxes)
+            new = probiou_matrix(rb, have).max(axis=1) <= cfg.locate_iou if len(have) else np.ones(len(rb), bool)
+            boxes.append(rb[new])
+            scores.append(sc[new])
+        if sum(len(b) for b in boxes) == first:
+            return located, np.zeros(first, bool)
+        rb = np.concatenate(boxes)
+        return Located(rb, rbox_corners(rb), np.concatenate(scores)), np.arange(len(rb)) >= first
+
     def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
         ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video)."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
-        located = self.locator(frame)
+        located, added = self.locate(frame)
         if len(located) == 0:
             if memory is not None:
                 memory.clear()
@@ -281,11 +332,21 @@ class Recognizer:
         corners, candidates = self.outlines(frame, located, memory)
         loc = located.scores.astype(np.float32)
         if self.outliner is not None:
-            # two boxes on one card (a sleeve across it, a pile's edge) end on the same outline
-            keep = same_card_outlines(corners, loc)
-            corners, candidates, loc = corners[keep], [candidates[i] for i in keep], loc[keep]
+            # two boxes on one card (a sleeve across it, a pile's edge) end on the same outline;
+            # the first pass's box wins over the mirrored pass's
+            keep = same_card_outlines(corners, loc - added)
+            corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
         exact = not self.config.refine and self.outliner is None
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
+        if added.any():
+            # a second opinion's card counts only where both readers are sure of a card
+            # the locator's own boxes did not read
+            strict = max(self.config.threshold, threshold or 0.0)
+            seen = {c for c, a in zip(codes, added) if not a}
+            keep = np.asarray([not a or (c != UNREADABLE and f >= strict and c not in seen)
+                               for c, f, a in zip(codes, confs, added)], bool)
+            loc = np.where(added, confs, loc)[keep]
+            corners, codes, confs = corners[keep], [c for c, k in zip(codes, keep) if k], confs[keep]
         codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]

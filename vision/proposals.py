@@ -1,0 +1,81 @@
+"""Card-shaped patches of card stock: a classical second opinion for the locator.
+
+The learned locator sometimes scores a lone card with little print (an ace on a
+plain cloth) below its threshold for seconds, until the next card lands beside
+it. A card lying alone is the easy case for plain image processing: a bright,
+grey-white patch, brighter than the cloth around it, with a card's aspect and
+straight sides. This finds such patches; the recognizer reads them like located
+cards, but only at the single-image threshold (both readers sure), so a napkin
+or a receipt costs a reader call and nothing else.
+
+>>> import cv2
+>>> frame = np.full((480, 640, 3), (40, 90, 40), np.uint8)
+>>> card = cv2.boxPoints(((400, 200), (50, 70), 25)).astype(np.int32)
+>>> _ = cv2.fillPoly(frame, [card], (235, 235, 235))
+>>> rb = card_stock(frame)
+>>> rb.shape, [round(float(v)) for v in rb[0, :2]]
+((1, 5), [400, 200])
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Width the frame is searched at; a card 100 px tall at 1280 is 25 px here.
+WORK_WIDTH = 320
+#: Short/long side ratio of the patch (a card is 0.71; tilted cameras shorten one side).
+ASPECT = (0.55, 0.85)
+#: Long side of the patch, as a fraction of the frame's short side.
+LONG_SIDE = (0.05, 0.3)
+#: Patch area over its rotated rectangle's: a card's sides are straight.
+MIN_SOLIDITY = 0.85
+#: Lowest mean brightness over the cloth around (0-255) for a patch to count.
+MIN_CONTRAST = 25.0
+
+
+def _stock(small: np.ndarray) -> np.ndarray:
+    """Whiteness: bright and unsaturated (card stock), low on coloured cloths."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    return np.clip(hsv[..., 2].astype(np.int16) - hsv[..., 1].astype(np.int16), 0, 255).astype(np.uint8)
+
+
+def card_stock(frame: np.ndarray) -> np.ndarray:
+    """Rotated boxes (N, 5) ``cx, cy, w, h, angle`` (radians, frame pixels) of lone
+    card-shaped patches of card stock in a BGR frame.
+
+    Cards that overlap others, lie under a hand or on a white table make no
+    card-shaped patch and are left to the locator.
+    """
+    h, w = frame.shape[:2]
+    k = WORK_WIDTH / w
+    size = (WORK_WIDTH, max(8, round(h * k)))
+    white = _stock(cv2.resize(frame, size, interpolation=cv2.INTER_AREA))
+    # the cloth's own whiteness, from a window far wider than a card: a median ignores the cards
+    tiny = cv2.resize(white, (64, max(4, round(64 * size[1] / size[0]))), interpolation=cv2.INTER_AREA)
+    cloth = cv2.resize(cv2.medianBlur(tiny, 9), size, interpolation=cv2.INTER_LINEAR)
+    above = cv2.subtract(white, cloth)
+    _, mask = cv2.threshold(above, MIN_CONTRAST, 255, cv2.THRESH_BINARY)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    short = min(size)
+    rows = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 20:
+            continue
+        (cx, cy), (rw, rh), deg = cv2.minAreaRect(c)
+        long_side, short_side = max(rw, rh), min(rw, rh)
+        if not LONG_SIDE[0] * short <= long_side <= LONG_SIDE[1] * short:
+            continue
+        if not ASPECT[0] <= short_side / long_side <= ASPECT[1]:
+            continue
+        if area / max(rw * rh, 1e-6) < MIN_SOLIDITY:
+            continue
+        # contour points are pixel centres, half a pixel in; the card's edge pixels, partly
+        # cloth, are in the mask too: the two make up for each other in the size
+        rows.append([(cx + 0.5) / k - 0.5, (cy + 0.5) / k - 0.5, rw / k, rh / k, np.deg2rad(deg)])
+    return np.asarray(rows, np.float32).reshape(-1, 5)
+
+
+__all__ = ["card_stock"]
