@@ -172,6 +172,27 @@ def test_a_second_unread_box_on_a_played_card_is_not_a_play():
     assert tb.plays() == [("AS", 0), ("2D", 1)]
 
 
+def test_a_box_over_two_crossing_cards_does_not_hold_the_new_one_back():
+    """Seat 0's QD lands across seat 3's KD. While it lands the locator also gives one box
+    over the place where the two cross, never read (game 8509 held the QD 4 s behind it):
+    the QD is played as soon as it lies read, and the box is no play."""
+    tb = Table()
+    throw(tb, "", LEFT, (553, 474))
+    tb.show(("KD", 553, 474, 0.99), times=10, turn=3)
+    cross = ("", 603, 512, 0.3, 77, 71)
+    for k in range(6):            # the QD comes from the bottom; the box over the crossing comes first
+        a = k / 5
+        tb.show(("KD", 553, 474, 0.99), ("", 640 + (612 - 640) * a, 900 + (568 - 900) * a, 0.8),
+                *([cross] if k >= 3 else []), turn=0)
+    for frames in range(1, 31):
+        tb.show(("KD", 553, 474, 0.99), ("QD", 612, 568, 0.99), cross, turn=0)
+        if ("QD", 0) in tb.plays():
+            break
+    assert frames <= 5  # half a second after it lands (4 s in game 8509)
+    tb.show(("KD", 553, 474, 0.99), ("QD", 612, 568, 0.99), cross, times=40, turn=1)
+    assert tb.plays() == [("KD", 3), ("QD", 0)]
+
+
 def test_a_card_under_a_hand_for_seconds_is_played_before_the_next():
     """Seat 1's card is read once as it lands, then a hand stays on it (never seen whole,
     never read again) while seat 2 plays a card that is read: seat 1's card is an

@@ -156,11 +156,12 @@ class PlayDetector(Judgement):
                     break  # the unread card lying across a played one is the seat in turn's: wait for it
                 if not w.identity and ((not w.visible and self._same_place(w, tr))
                                        or (w.visible and self._same_place(w, tr, 0.25))
-                                       or self._on_played(w)):
+                                       or self._on_played(w) or self._between(w, tr)):
                     # lost where this card now lies (its own earlier track: a fast card split
                     # in two), a second box on this very card (a card lying whole there hides
-                    # whatever is under it), or lying on a card already played (a second box
-                    # on that card as the new one lands across it): not a card played before this one
+                    # whatever is under it), lying on a card already played (a second box
+                    # on that card as the new one lands across it) or on where the two cross:
+                    # not a card played before this one
                     waiting.pop(0)
                     self._roles[w.id] = "ignored"
                     continue

@@ -77,6 +77,19 @@ class Judgement:
         """Whether ``tr`` lies on a card of this trick already played (within half a card)."""
         return self._near_trick(tr, 0.5)
 
+    def _between(self, w: TrackView, tr: TrackView, within: float = 0.25) -> bool:
+        """Whether the unread ``w`` lies halfway between ``tr`` and a card of this trick
+        it overlaps: a locator box over the two cards where they cross, not a card.
+        (A real card there would lie on both and hide their corners.)"""
+        diag = max(w.diag, tr.diag, 1.0)
+        for e in self._trick:
+            if math.isnan(e.center[0]) or math.dist(e.center, tr.center) > diag:
+                continue
+            mid = ((e.center[0] + tr.center[0]) / 2, (e.center[1] + tr.center[1]) / 2)
+            if math.dist(w.center, mid) < within * diag:
+                return True
+        return False
+
     def _suggestible(self, tr: TrackView) -> bool:
         # one confident misread is the commonest recognizer fault: a suggestion
         # needs two readings and a clear lead
