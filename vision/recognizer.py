@@ -325,11 +325,16 @@ class Recognizer:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
         located, added = self.locate(frame)
+        if memory is not None and added.all():
+            memory.clear()
         if len(located) == 0:
-            if memory is not None:
-                memory.clear()
             return CardDetections.empty()
-        corners, candidates = self.outlines(frame, located, memory)
+        # the memory sees the locator's own boxes only: a second opinion's box leaves no trace
+        # unless it is read, and then it is found again next frame anyway
+        corners, candidates = self.outlines(frame, _subset(located, ~added), memory if not added.all() else None)
+        if added.any():
+            more, more_candidates = self.outlines(frame, _subset(located, added))
+            corners, candidates = np.concatenate([corners, more]), candidates + more_candidates
         loc = located.scores.astype(np.float32)
         if self.outliner is not None:
             # two boxes on one card (a sleeve across it, a pile's edge) end on the same outline;
@@ -353,6 +358,12 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+
+
+def _subset(located, mask: np.ndarray):
+    from sueca.vision.onnx_backend import Located
+
+    return Located(located.rboxes[mask], located.corners[mask], located.scores[mask])
 
 
 #: Outline IoU above which two located boxes are one card.
