@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the locator's second opinions (mirrored pass, card stock) on still scenes.
+"""Measure recognizer options (the locator's second opinions, the outliner's second look) on stills.
 
 For each model folder: the held-out test metrics (200 scenes from 900000, deck
 styles never trained on) at the folder's own threshold, and the card threshold
@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from sueca.vision.recognizer import load_recognizer
-    from sueca.vision.train_eval import choose_card_threshold, evaluate, readings
+    from sueca.vision.train_eval import choose_card_threshold, choose_video_threshold, evaluate, readings
 
     for folder in args.models:
         rec = load_recognizer(folder)
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.val:
             rows, n = readings(rec, range(500000, 500000 + args.val), "train")
             t, table = choose_card_threshold(rows, n)
-            print(json.dumps({"model": folder, "val_threshold": t,
+            print(json.dumps({"model": folder, "val_threshold": t, "video_threshold": choose_video_threshold(table),
                               "val": [(r["threshold"], round(r["recall"], 4), r["wrong"]) for r in table]}), flush=True)
     return 0
 

@@ -319,6 +319,29 @@ class Recognizer:
         rb = np.concatenate(boxes)
         return Located(rb, rbox_corners(rb), np.concatenate(scores)), np.arange(len(rb)) >= first
 
+    def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
+                     threshold: float | None) -> None:
+        """Cards left unread get their outline looked at again (in place).
+
+        The outliner's two passes can end on a skewed outline where cards cross; its
+        corner crops then miss the index, frame after frame while the card lies still.
+        Two or four more passes from there often settle on the card (``outliner.second_look``
+        in the model's config). The readers judge the new outline as any other."""
+        if self.outliner is None or not (self.config.outliner or {}).get("second_look"):
+            return
+        todo = [i for i, c in enumerate(codes) if c == UNREADABLE]
+        if not todo:
+            return
+        from sueca.vision.refine import grown
+
+        once = self.outliner(frame, corners[todo])
+        twice = self.outliner(frame, once)
+        cands = [np.stack([a, b, grown(b[None], 1.08)[0]]) for a, b in zip(once, twice)]
+        new_codes, new_confs = self.read_quads(frame, cands, exact=False, threshold=threshold)
+        for i, q, code, conf in zip(todo, twice, new_codes, new_confs):
+            if code != UNREADABLE and _same_place(corners[i], q):
+                corners[i], codes[i], confs[i] = q, code, conf
+
     def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
         ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video)."""
@@ -343,6 +366,7 @@ class Recognizer:
             corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
         exact = not self.config.refine and self.outliner is None
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
+        self._second_look(frame, corners, codes, confs, threshold)
         if added.any():
             # a second opinion's card counts only where both readers are sure of a card
             # the locator's own boxes did not read
@@ -358,6 +382,24 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+
+
+def _same_place(old: np.ndarray, new: np.ndarray, shift: float = 0.2, size: float = 0.35) -> bool:
+    """Whether the outline ``new`` (4, 2) is still about the card ``old`` outlined: its centre
+    within ``shift`` of a diagonal, its area within ``size`` of the old one. An outline
+    looked at again may slide onto a neighbouring card; that card is not this one.
+
+    >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
+    >>> _same_place(q, q + 10), _same_place(q, q + 60)
+    (True, False)
+    """
+    import cv2
+
+    diag = float(np.linalg.norm(old.max(axis=0) - old.min(axis=0)))
+    if np.linalg.norm(old.mean(axis=0) - new.mean(axis=0)) > shift * diag:
+        return False
+    a, b = cv2.contourArea(old.astype(np.float32)), cv2.contourArea(new.astype(np.float32))
+    return a > 0 and abs(b / a - 1.0) <= size
 
 
 def _subset(located, mask: np.ndarray):

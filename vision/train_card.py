@@ -61,6 +61,16 @@ def _second_confidence(cfg) -> str:
             f" of the same wrong suit.")
 
 
+def _second_opinions(cfg) -> str:
+    parts = (["lone card-shaped patches of card stock added (`sueca.vision.proposals`)"] if cfg.stock_pass else []) + \
+        (["the mirrored frame located too"] if cfg.flip_pass else [])
+    return "; " + ", ".join(parts) + ", their cards kept only where read at the threshold" if parts else ""
+
+
+def _second_look(cfg) -> str:
+    return "; a card left unread gets four more" if (cfg.outliner or {}).get("second_look") else ""
+
+
 def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     t = metrics.get("timings", {})
     m = metrics
@@ -83,8 +93,8 @@ after the other:
 
 | file | what | input | size |
 |---|---|---|---|
-| `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}) | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
-| `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
+| `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}){_second_opinions(cfg)} | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
+| `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes{_second_look(cfg)}) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
 | `reader.onnx` | small CNN (width {getattr(preset, 'reader_width', 16)}): reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
 {_second_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
 | `*.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |

@@ -187,7 +187,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     t0 = time.time()
     outliner_cfg = None
     if preset.outliner_scenes:
-        outliner_cfg = {"onnx": "outliner.onnx", "pt": "outliner.pt", "size": 64, "reach": 1.7, "passes": 2}
+        outliner_cfg = {"onnx": "outliner.onnx", "pt": "outliner.pt", "size": 64, "reach": 1.7, "passes": 2,
+                        "second_look": True}  # unread cards: their outline looked at again
         if not (model_dir / "outliner.onnx").is_file():
             _train_outliner(preset, work, model_dir, log)
             timings["outliner_s"] = time.time() - t0
@@ -198,8 +199,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     cal = json.loads(cfg_extra.read_text())
     cfg = RecognizerConfig(crop=spec, reader_classes=READER_CLASSES, temperature=cal["temperature"],
                            threshold=cal["threshold"], imgsz=(256, 320), outliner=outliner_cfg,
-                           locate_conf=preset.locate_conf, locate_iou=preset.locate_iou)
-    stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
+                           locate_conf=preset.locate_conf, locate_iou=preset.locate_iou, stock_pass=True)
+    stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou, "stock": True,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if outliner_cfg and preset.reader_tune_scenes and "reader_tuned" not in cal:
         t0 = time.time()
