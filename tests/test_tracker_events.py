@@ -291,3 +291,23 @@ def test_an_unread_last_card_gathered_onto_a_played_one_is_swept_as_a_play():
     plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
     assert plays == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False), ("", 0, True)]
     assert [len(e.cards) for e in tb.events if isinstance(e, TrickCleared)] == [4]
+
+
+def test_an_unread_last_card_swept_with_the_trick_is_the_seat_that_had_not_played():
+    """The trick's last card (seat 0's) lands unread on seat 1's side of the trick, so where
+    it lies points at seat 1. Swept with the trick, it is an uncertain play of seat 0: each
+    seat plays once a trick (game 8205 lost a hand to such a card seated by its place)."""
+    tb = Table()
+    lying = []
+    for seat, code, spot in ((1, "KC", (760, 470)), (2, "AD", (670, 390)), (3, "2C", (580, 500))):
+        throw(tb, code, {1: RIGHT, 2: TOP, 3: LEFT}[seat], spot, lying)
+        lying.append((code, *spot, 0.95))
+        tb.show(*lying, times=6)
+    for k in range(6):                       # from the bottom, unread, to rest beside the KC
+        a = k / 5
+        tb.show(*lying, ("", 640 + (790 - 640) * a, 900 + (560 - 900) * a, 0.5))
+    tb.show(*lying, ("", 790, 560, 0.5), times=12)
+    tb.show(times=40)                        # swept
+    plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+    assert plays[:3] == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False)]
+    assert plays[3:] == [("", 0, True)]

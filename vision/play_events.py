@@ -15,6 +15,7 @@ never silently re-seated. An identity that never settles gives a play marked
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -249,8 +250,14 @@ class PlayDetector(Judgement):
 
     def _play_stray(self, x: "Stray", frame_index: int, image) -> PlayEvent:
         self._roles[x.track_id] = "played"
+        seated = {e.seat for e in self._trick}
+        missing = {0, 1, 2, 3} - seated
+        if len(self._trick) == 3 and None not in seated and len(missing) == 1:
+            # the trick's last card: each seat plays once a trick, so it is the seat that has
+            # not played; where an unread box lay says less (it may span two cards)
+            x = replace(x, seat=missing.pop())
         self._trick.append(OnTable(x.card, x.track_id, (math.nan, math.nan), x.rest_t, uncertain=True,
-                                    play_t=x.rest_t))
+                                    play_t=x.rest_t, seat=x.seat))
         if x.card:
             self._hand_cards.add(x.card)
         self._plays_in_hand += 1
@@ -384,7 +391,7 @@ class PlayDetector(Judgement):
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True
         self._roles[tr.id] = "played"
-        self._trick.append(OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t))
+        self._trick.append(OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t, seat=seat))
         if card:
             self._hand_cards.add(card)
         self._plays_in_hand += 1

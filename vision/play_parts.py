@@ -75,6 +75,7 @@ class OnTable:
     last_seen: float
     uncertain: bool = False
     play_t: float = 0.0
+    seat: int | None = None
 
 
 def seat_only(value) -> int:
