@@ -320,16 +320,17 @@ class Recognizer:
         return Located(rb, rbox_corners(rb), np.concatenate(scores)), np.arange(len(rb)) >= first
 
     def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
-                     threshold: float | None) -> None:
+                     threshold: float | None, added: np.ndarray) -> None:
         """Cards left unread get their outline looked at again (in place).
 
         The outliner's two passes can end on a skewed outline where cards cross; its
         corner crops then miss the index, frame after frame while the card lies still.
         Two or four more passes from there often settle on the card (``outliner.second_look``
-        in the model's config). The readers judge the new outline as any other."""
+        in the model's config). The readers judge the new outline as any other. Boxes a
+        second opinion added (``added``) get none: most are not cards, and each costs."""
         if self.outliner is None or not (self.config.outliner or {}).get("second_look"):
             return
-        todo = [i for i, c in enumerate(codes) if c == UNREADABLE]
+        todo = [i for i, c in enumerate(codes) if c == UNREADABLE and not added[i]]
         if not todo:
             return
         from sueca.vision.refine import grown
@@ -366,7 +367,7 @@ class Recognizer:
             corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
         exact = not self.config.refine and self.outliner is None
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
-        self._second_look(frame, corners, codes, confs, threshold)
+        self._second_look(frame, corners, codes, confs, threshold, added)
         if added.any():
             # a second opinion's card counts only where both readers are sure of a card
             # the locator's own boxes did not read

@@ -199,8 +199,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     cal = json.loads(cfg_extra.read_text())
     cfg = RecognizerConfig(crop=spec, reader_classes=READER_CLASSES, temperature=cal["temperature"],
                            threshold=cal["threshold"], imgsz=(256, 320), outliner=outliner_cfg,
-                           locate_conf=preset.locate_conf, locate_iou=preset.locate_iou, stock_pass=True)
-    stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou, "stock": True,
+                           locate_conf=preset.locate_conf, locate_iou=preset.locate_iou)
+    stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if outliner_cfg and preset.reader_tune_scenes and "reader_tuned" not in cal:
         t0 = time.time()
