@@ -272,16 +272,22 @@ def test_a_hand_hovering_does_not_delay_the_card_in_turn():
     assert tb.plays() == [("6S", 3)]
 
 
+def three_played(tb, kc_spot):
+    """Seats 1, 2, 3 play KC (at ``kc_spot``), AD and 2C, each read; the cards lying."""
+    lying = []
+    for seat, code, spot in ((1, "KC", kc_spot), (2, "AD", (670, 390)), (3, "2C", (580, 500))):
+        throw(tb, code, {1: RIGHT, 2: TOP, 3: LEFT}[seat], spot, lying)
+        lying.append((code, *spot, 0.95))
+        tb.show(*lying, times=6)
+    return lying
+
+
 def test_an_unread_last_card_gathered_onto_a_played_one_is_swept_as_a_play():
     """The trick's last card lies unread beside a played one; the hand that sweeps the
     trick pushes it onto that card, and the tracker takes the two for one. It was seen
     beside it, so it is a second card: swept with the trick as an uncertain play."""
     tb = Table()
-    lying = []
-    for seat, code, spot in ((1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))):
-        throw(tb, code, {1: RIGHT, 2: TOP, 3: LEFT}[seat], spot, lying)
-        lying.append((code, *spot, 0.95))
-        tb.show(*lying, times=6)
+    lying = three_played(tb, (730, 460))
     throw(tb, "", BOTTOM, (644, 543), lying)
     tb.show(*lying, ("", 644, 543, 0.5), times=12)            # 1.2 s: not yet an uncertain play
     tb.show(("", 644, 516, 0.4), ("", 618, 506, 0.4))          # the sweeping hand gathers them
@@ -298,11 +304,7 @@ def test_an_unread_last_card_swept_with_the_trick_is_the_seat_that_had_not_playe
     it lies points at seat 1. Swept with the trick, it is an uncertain play of seat 0: each
     seat plays once a trick (game 8205 lost a hand to such a card seated by its place)."""
     tb = Table()
-    lying = []
-    for seat, code, spot in ((1, "KC", (760, 470)), (2, "AD", (670, 390)), (3, "2C", (580, 500))):
-        throw(tb, code, {1: RIGHT, 2: TOP, 3: LEFT}[seat], spot, lying)
-        lying.append((code, *spot, 0.95))
-        tb.show(*lying, times=6)
+    lying = three_played(tb, (760, 470))
     for k in range(6):                       # from the bottom, unread, to rest beside the KC
         a = k / 5
         tb.show(*lying, ("", 640 + (790 - 640) * a, 900 + (560 - 900) * a, 0.5))

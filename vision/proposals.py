@@ -78,4 +78,38 @@ def card_stock(frame: np.ndarray) -> np.ndarray:
     return np.asarray(rows, np.float32).reshape(-1, 5)
 
 
-__all__ = ["card_stock"]
+def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, iou: float) -> tuple:
+    """``locator(frame)``'s cards, plus those of the second opinions switched on (``flip``:
+    the locator on the left-right mirrored frame; ``stock``: :func:`card_stock`) that
+    overlap none found before by more than ``iou`` (probabilistic IoU, as the locator's
+    NMS). Returns (Located, mask of the added boxes)."""
+    from sueca.vision.onnx_backend import Located, probiou_matrix, rbox_corners
+
+    located = locator(frame)
+    boxes = [np.asarray(located.rboxes, np.float32).reshape(-1, 5)]
+    scores = [np.asarray(located.scores, np.float32)]
+    extra = []
+    if flip:
+        mirrored = locator(np.ascontiguousarray(frame[:, ::-1]))
+        rb = np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5).copy()
+        rb[:, 0] = frame.shape[1] - rb[:, 0]
+        rb[:, 4] = -rb[:, 4]  # a mirrored box turns the other way
+        extra.append((rb, np.asarray(mirrored.scores, np.float32)))
+    if stock:
+        rb = card_stock(frame)
+        extra.append((rb, np.zeros(len(rb), np.float32)))
+    first = len(scores[0])
+    for rb, sc in extra:
+        if not len(rb):
+            continue
+        have = np.concatenate(boxes)
+        new = probiou_matrix(rb, have).max(axis=1) <= iou if len(have) else np.ones(len(rb), bool)
+        boxes.append(rb[new])
+        scores.append(sc[new])
+    if sum(len(b) for b in boxes) == first:
+        return located, np.zeros(first, bool)
+    rb = np.concatenate(boxes)
+    return Located(rb, rbox_corners(rb), np.concatenate(scores)), np.arange(len(rb)) >= first
+
+
+__all__ = ["card_stock", "with_second_opinions"]

@@ -288,36 +288,10 @@ class Recognizer:
         the others are added, and :meth:`__call__` keeps an added card only where
         it is read at the single-image threshold.
         """
-        from sueca.vision.onnx_backend import Located, probiou_matrix, rbox_corners
+        from sueca.vision.proposals import with_second_opinions
 
-        located = self.locator(frame)
         cfg = self.config
-        boxes = [np.asarray(located.rboxes, np.float32).reshape(-1, 5)]
-        scores = [np.asarray(located.scores, np.float32)]
-        extra = []
-        if cfg.flip_pass:
-            mirrored = self.locator(np.ascontiguousarray(frame[:, ::-1]))
-            rb = np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5).copy()
-            rb[:, 0] = frame.shape[1] - rb[:, 0]
-            rb[:, 4] = -rb[:, 4]  # a mirrored box turns the other way
-            extra.append((rb, np.asarray(mirrored.scores, np.float32)))
-        if cfg.stock_pass:
-            from sueca.vision.proposals import card_stock
-
-            rb = card_stock(frame)
-            extra.append((rb, np.zeros(len(rb), np.float32)))
-        first = len(scores[0])
-        for rb, sc in extra:
-            if not len(rb):
-                continue
-            have = np.concatenate(boxes)
-            new = probiou_matrix(rb, have).max(axis=1) <= cfg.locate_iou if len(have) else np.ones(len(rb), bool)
-            boxes.append(rb[new])
-            scores.append(sc[new])
-        if sum(len(b) for b in boxes) == first:
-            return located, np.zeros(first, bool)
-        rb = np.concatenate(boxes)
-        return Located(rb, rbox_corners(rb), np.concatenate(scores)), np.arange(len(rb)) >= first
+        return with_second_opinions(self.locator, frame, cfg.flip_pass, cfg.stock_pass, cfg.locate_iou)
 
     def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
                      threshold: float | None, added: np.ndarray) -> None:
@@ -362,7 +336,7 @@ class Recognizer:
         loc = located.scores.astype(np.float32)
         if self.outliner is not None:
             # two boxes on one card (a sleeve across it, a pile's edge) end on the same outline;
-            # the first pass's box wins over the mirrored pass's
+            # the locator's own box wins over a second opinion's
             keep = same_card_outlines(corners, loc - added)
             corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
         exact = not self.config.refine and self.outliner is None
