@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -f scripts/ci-deps.sh ]; then bash scripts/ci-deps.sh; fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/pip install -q --disable-pip-version-check -e '.[test]'
+# the runtime libraries at the versions the recognizer's figures were measured with
+.venv/bin/pip install -q --disable-pip-version-check -c deploy/dev-constraints.txt -e '.[test]'
 set +e
 .venv/bin/python -m pytest "$@"
 rc=$?

@@ -1,0 +1,37 @@
+"""``scripts/versions_check.py``: a scene read back from its cache is the scene rendered."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+
+def _script():
+    path = Path(__file__).resolve().parents[1] / "scripts" / "versions_check.py"
+    spec = importlib.util.spec_from_file_location("versions_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_cached_scene_is_the_rendered_one(tmp_path, monkeypatch):
+    from sueca.vision import train_data
+
+    monkeypatch.setattr(train_data, "render", train_data.render)  # restored after the test
+    original = train_data.render
+    _script().cached_render(tmp_path)
+    fresh = train_data.render(900003, (320, 240), "test")
+    assert len(list(tmp_path.glob("*.png"))) == 1
+    calls = []
+    monkeypatch.setattr(train_data, "render", lambda *a, **k: calls.append(a) or original(*a, **k))
+    _script().cached_render(tmp_path)
+    again = train_data.render(900003, (320, 240), "test")
+    assert not calls  # read from the files, not rendered
+    assert np.array_equal(again.image, fresh.image)
+    assert [c.code for c in again.cards] == [c.code for c in fresh.cards]
+    for a, b in zip(again.cards, fresh.cards):
+        assert a.readable == b.readable and a.face_up == b.face_up
+        assert np.allclose(a.corners, b.corners, atol=0.01)
+    assert again.seed == fresh.seed and again.meta.get("table") == fresh.meta.get("table")
