@@ -136,3 +136,63 @@ def test_the_flip_setting_survives_the_model_file(tmp_path):
     d["locator"].pop("flip", None)
     (tmp_path / "recognizer.json").write_text(json.dumps(d))
     assert not RecognizerConfig.load(tmp_path).flip_pass
+
+
+class CountingReader(SureReader):
+    calls = 0
+
+    def __call__(self, crops):
+        self.calls += 1
+        return super().__call__(crops)
+
+
+def test_a_refused_white_patch_is_not_read_again_while_it_lies_unchanged():
+    from sueca.vision.still import OutlineMemory
+
+    frame, _ = table([(420, 300, 35)])
+    reader = CountingReader(0.95)  # never sure enough for a second opinion's box
+    rec = Recognizer(BlindLocator(), reader, RecognizerConfig(stock_pass=True, threshold=0.99, refine=False))
+    memory = OutlineMemory()
+    assert len(rec(frame, memory=memory, threshold=0.5)) == 0
+    first = reader.calls
+    assert first > 0
+    for _ in range(memory.refused.max_age):
+        assert len(rec(frame, memory=memory, threshold=0.5)) == 0
+    assert reader.calls == first and memory.refused.skipped == memory.refused.max_age
+    rec(frame, memory=memory, threshold=0.5)  # too old: read again
+    assert reader.calls > first
+    # without the memory every frame reads it
+    calls = reader.calls
+    rec(frame, threshold=0.5)
+    assert reader.calls > calls
+
+
+@pytest.mark.parametrize("mark", ["letter", "pip"])
+def test_a_refused_patch_that_changes_is_read_at_once(mark):
+    from sueca.vision.still import OutlineMemory
+
+    frame, _ = table([(420, 300, 35)])
+    reader = CountingReader(0.95)
+    rec = Recognizer(BlindLocator(), reader, RecognizerConfig(stock_pass=True, threshold=0.99, refine=False))
+    memory = OutlineMemory()
+    rec(frame, memory=memory)
+    calls = reader.calls
+    printed = frame.copy()
+    if mark == "letter":
+        cv2.putText(printed, "A", (400, 310), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (30, 30, 200), 4)
+    else:  # one small pip coming sharp: few pixels change, but by much
+        cv2.circle(printed, (420, 300), 5, (30, 30, 200), -1)
+    rec(printed, memory=memory)
+    assert reader.calls > calls
+
+
+def test_a_patch_the_readers_read_is_never_skipped():
+    from sueca.vision.still import OutlineMemory
+
+    frame, _ = table([(420, 300, 35)])
+    rec = Recognizer(BlindLocator(), SureReader(0.999),
+                     RecognizerConfig(stock_pass=True, threshold=0.99, refine=False))
+    memory = OutlineMemory()
+    for _ in range(3):
+        assert rec(frame, memory=memory).codes == ("7H",)
+    assert memory.refused.skipped == 0

@@ -323,10 +323,18 @@ class Recognizer:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
         located, added = self.locate(frame)
+        refused = getattr(memory, "refused", None)
+        if refused is not None and added.any():
+            located, added, refusal = _skip_refused(frame, located, added, refused)
+        else:
+            refusal = None
         if memory is not None and added.all():
             memory.clear()
         if len(located) == 0:
+            if refusal is not None:
+                refusal.done(np.zeros(0, bool), np.zeros((0, 5), np.float32))
             return CardDetections.empty()
+        rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
         # the memory sees the locator's own boxes only: a second opinion's box leaves no trace
         # unless it is read, and then it is found again next frame anyway
         corners, candidates = self.outlines(frame, _subset(located, ~added), memory if not added.all() else None)
@@ -339,6 +347,7 @@ class Recognizer:
             # the locator's own box wins over a second opinion's
             keep = same_card_outlines(corners, loc - added)
             corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
+            rboxes = rboxes[keep]
         exact = not self.config.refine and self.outliner is None
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
         self._second_look(frame, corners, codes, confs, threshold, added)
@@ -349,14 +358,49 @@ class Recognizer:
             seen = {c for c, a in zip(codes, added) if not a}
             keep = np.asarray([not a or (c != UNREADABLE and f >= strict and c not in seen)
                                for c, f, a in zip(codes, confs, added)], bool)
+            if refusal is not None:
+                refusal.done(added & ~keep, rboxes)
+                refusal = None
             loc = np.where(added, confs, loc)[keep]
             corners, codes, confs = corners[keep], [c for c, k in zip(codes, keep) if k], confs[keep]
+        if refusal is not None:
+            refusal.done(np.zeros(len(codes), bool), rboxes)
         codes, confs = _one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+
+
+class _Refusal:
+    """One frame's bookkeeping for :class:`~sueca.vision.still.RefusedPatches`: the boxes skipped
+    as still refused, and (:meth:`done`) those the readers refused this frame."""
+
+    def __init__(self, refused, grey, scale, skipped_boxes, skipped_found):
+        self.refused, self.grey, self.scale = refused, grey, scale
+        self.boxes, self.found = skipped_boxes, skipped_found
+
+    def done(self, refused_now: np.ndarray, rboxes: np.ndarray) -> None:
+        boxes = np.concatenate([self.boxes, rboxes[refused_now]])
+        self.refused.remember(self.grey, self.scale, boxes, self.found + [None] * int(refused_now.sum()))
+
+
+def _skip_refused(frame: np.ndarray, located, added: np.ndarray, refused) -> tuple:
+    """(located, added, refusal) without the second opinions' boxes the readers refused in
+    an earlier frame that still lie there unchanged."""
+    from sueca.vision.still import thumbnail
+
+    grey, scale = thumbnail(frame)
+    rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
+    idx = np.flatnonzero(added)
+    found = refused.lookup(grey, scale, rboxes[idx])
+    skip = np.zeros(len(added), bool)
+    skip[idx[[j is not None for j in found]]] = True
+    refusal = _Refusal(refused, grey, scale, rboxes[skip], [j for j in found if j is not None])
+    if skip.any():
+        located, added = _subset(located, ~skip), added[~skip]
+    return located, added, refusal
 
 
 def _same_place(old: np.ndarray, new: np.ndarray, shift: float = 0.2, size: float = 0.35) -> bool:

@@ -71,6 +71,8 @@ class OutlineMemory:
     _shape: tuple | None = field(default=None, repr=False)
     reused: int = 0
     refined: int = 0
+    #: the second opinions' boxes the readers refused (their own memory; :meth:`clear` keeps it)
+    refused: "RefusedPatches" = field(default_factory=lambda: RefusedPatches(), repr=False)
 
     def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
         """Per located box (N, 5: cx, cy, w, h, angle), the remembered outline it may take."""
@@ -130,3 +132,94 @@ def _window(corners: np.ndarray, scale: float, shape: tuple) -> tuple[int, int, 
     x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
     h, w = shape[:2]
     return max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+
+
+@dataclass
+class _Refused:
+    rbox: np.ndarray
+    window: tuple[int, int, int, int]
+    patch: np.ndarray
+    age: int = 0
+
+
+@dataclass
+class RefusedPatches:
+    """Boxes a second opinion proposed and the readers refused, skipped while they lie unchanged.
+
+    The card stock pass (:func:`sueca.vision.proposals.card_stock`) finds every lone
+    white thing on the table: a napkin, a score sheet, a phone's screen. Reading each
+    of them again in every frame would cost more than the pass itself. A proposal
+    where a refused one lay, of its size and with the same pixels, is skipped; after
+    ``max_age`` frames it is read again, and a card that lands on it changes its
+    pixels, so it is read at once.
+
+    >>> import numpy as np
+    >>> refused = RefusedPatches()
+    >>> grey = np.full((240, 320), 90, np.uint8)
+    >>> box = np.array([[400, 300, 70, 100, 0.3]], np.float32)
+    >>> refused.lookup(grey, 4.0, box)
+    [None]
+    >>> refused.remember(grey, 4.0, box, [None])
+    >>> refused.lookup(grey, 4.0, box + [2, 0, 0, 0, 0])
+    [0]
+    >>> grey[70:80, 95:105] = 250  # something lands on it
+    >>> refused.lookup(grey, 4.0, box)
+    [None]
+    """
+
+    max_shift: float = 0.06
+    max_size_change: float = 0.1
+    #: a patch has changed where more than ``max_changed`` of its pixels moved by over
+    #: ``change_level`` grey levels: a pip coming sharp out of motion blur changes few pixels,
+    #: but by much, which a mean over the patch would miss
+    change_level: int = 24
+    max_changed: float = 0.005
+    max_age: int = 10
+    skipped: int = 0
+    _kept: list = field(default_factory=list, repr=False)
+    _shape: tuple | None = field(default=None, repr=False)
+
+    def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
+        """Per proposed box (N, 5: cx, cy, w, h, angle), the refused patch it still is, if any."""
+        out: list[int | None] = [None] * len(rboxes)
+        if self._shape != grey.shape or not self._kept:
+            return out
+        anchors = np.stack([k.rbox for k in self._kept])
+        taken: set[int] = set()
+        for i, b in enumerate(np.asarray(rboxes, np.float32)):
+            size = float(np.sqrt(max(b[2] * b[3], 1.0)))
+            d = np.hypot(anchors[:, 0] - b[0], anchors[:, 1] - b[1])
+            j = int(np.argmin(d))
+            k = self._kept[j]
+            if j in taken or d[j] > self.max_shift * size or k.age >= self.max_age:
+                continue
+            if abs(size / np.sqrt(max(float(k.rbox[2] * k.rbox[3]), 1.0)) - 1.0) > self.max_size_change:
+                continue
+            x0, y0, x1, y1 = k.window
+            now = grey[y0:y1, x0:x1].astype(np.int16)
+            if now.size == 0 or now.shape != k.patch.shape:
+                continue
+            if float(np.mean(np.abs(now - k.patch) > self.change_level)) > self.max_changed:
+                continue
+            out[i] = j
+            taken.add(j)
+        self.skipped += sum(j is not None for j in out)
+        return out
+
+    def remember(self, grey: np.ndarray, scale: float, rboxes: np.ndarray, found: list[int | None]) -> None:
+        """This frame's refused boxes become the memory; ``found``: per box, what :meth:`lookup`
+        said (a patch skipped again keeps its pixels and grows older)."""
+        from sueca.vision.onnx_backend import rbox_corners
+
+        kept = []
+        rboxes = np.asarray(rboxes, np.float32).reshape(-1, 5)
+        corners = rbox_corners(rboxes) if len(rboxes) else np.zeros((0, 4, 2), np.float32)
+        for i, j in enumerate(found):
+            if j is not None and self._shape == grey.shape:
+                k = self._kept[j]
+                kept.append(_Refused(k.rbox, k.window, k.patch, k.age + 1))
+                continue
+            window = _window(corners[i], scale, grey.shape)
+            x0, y0, x1, y1 = window
+            kept.append(_Refused(rboxes[i].copy(), window, grey[y0:y1, x0:x1].astype(np.int16)))
+        self._kept, self._shape = kept, grey.shape
