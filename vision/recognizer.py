@@ -325,7 +325,9 @@ class Recognizer:
         located, added = self.locate(frame)
         refused = getattr(memory, "refused", None)
         if refused is not None and added.any():
-            located, added, refusal = _skip_refused(frame, located, added, refused)
+            from sueca.vision.still import skip_refused
+
+            located, added, refusal = skip_refused(frame, located, added, refused)
         else:
             refusal = None
         if memory is not None and added.all():
@@ -371,36 +373,6 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
-
-
-class _Refusal:
-    """One frame's bookkeeping for :class:`~sueca.vision.still.RefusedPatches`: the boxes skipped
-    as still refused, and (:meth:`done`) those the readers refused this frame."""
-
-    def __init__(self, refused, grey, scale, skipped_boxes, skipped_found):
-        self.refused, self.grey, self.scale = refused, grey, scale
-        self.boxes, self.found = skipped_boxes, skipped_found
-
-    def done(self, refused_now: np.ndarray, rboxes: np.ndarray) -> None:
-        boxes = np.concatenate([self.boxes, rboxes[refused_now]])
-        self.refused.remember(self.grey, self.scale, boxes, self.found + [None] * int(refused_now.sum()))
-
-
-def _skip_refused(frame: np.ndarray, located, added: np.ndarray, refused) -> tuple:
-    """(located, added, refusal) without the second opinions' boxes the readers refused in
-    an earlier frame that still lie there unchanged."""
-    from sueca.vision.still import thumbnail
-
-    grey, scale = thumbnail(frame)
-    rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
-    idx = np.flatnonzero(added)
-    found = refused.lookup(grey, scale, rboxes[idx])
-    skip = np.zeros(len(added), bool)
-    skip[idx[[j is not None for j in found]]] = True
-    refusal = _Refusal(refused, grey, scale, rboxes[skip], [j for j in found if j is not None])
-    if skip.any():
-        located, added = _subset(located, ~skip), added[~skip]
-    return located, added, refusal
 
 
 def _same_place(old: np.ndarray, new: np.ndarray, shift: float = 0.2, size: float = 0.35) -> bool:

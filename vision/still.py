@@ -223,3 +223,35 @@ class RefusedPatches:
             x0, y0, x1, y1 = window
             kept.append(_Refused(rboxes[i].copy(), window, grey[y0:y1, x0:x1].astype(np.int16)))
         self._kept, self._shape = kept, grey.shape
+
+
+class Refusal:
+    """One frame's bookkeeping for :class:`~sueca.vision.still.RefusedPatches`: the boxes skipped
+    as still refused, and (:meth:`done`) those the readers refused this frame."""
+
+    def __init__(self, refused, grey, scale, skipped_boxes, skipped_found):
+        self.refused, self.grey, self.scale = refused, grey, scale
+        self.boxes, self.found = skipped_boxes, skipped_found
+
+    def done(self, refused_now: np.ndarray, rboxes: np.ndarray) -> None:
+        boxes = np.concatenate([self.boxes, rboxes[refused_now]])
+        self.refused.remember(self.grey, self.scale, boxes, self.found + [None] * int(refused_now.sum()))
+
+
+def skip_refused(frame: np.ndarray, located, added: np.ndarray, refused) -> tuple:
+    """(located, added, refusal) without the second opinions' boxes the readers refused in
+    an earlier frame that still lie there unchanged."""
+    grey, scale = thumbnail(frame)
+    rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
+    idx = np.flatnonzero(added)
+    found = refused.lookup(grey, scale, rboxes[idx])
+    skip = np.zeros(len(added), bool)
+    skip[idx[[j is not None for j in found]]] = True
+    refusal = Refusal(refused, grey, scale, rboxes[skip], [j for j in found if j is not None])
+    if skip.any():
+        from sueca.vision.onnx_backend import Located
+
+        keep = ~skip
+        located = Located(located.rboxes[keep], located.corners[keep], located.scores[keep])
+        added = added[keep]
+    return located, added, refusal
