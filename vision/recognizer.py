@@ -24,13 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections
+from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, combine_corners,  # noqa: F401
+                                   combine_readers, one_per_card, same_card_outlines, same_place, softmax)
 from sueca.vision.rectify import CropSpec, card_crop_counts, corner_crops
 
-#: Reader classes: the 52 cards, then "no readable index here".
-READER_CLASSES: tuple[str, ...] = CARD_CODES + ("?",)
-UNREADABLE_CLASS = len(CARD_CODES)
+_one_per_card = one_per_card  # the name scripts and tests know
 CONFIG_NAME = "recognizer.json"
 BACKENDS = ("onnx", "ultralytics")
 
@@ -110,64 +109,6 @@ class RecognizerConfig:
             **({"outliner": self.outliner} if self.outliner else {}),
             "info": self.info,
         }
-
-
-def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    z = np.asarray(logits, np.float64) / temperature
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def combine_corners(probs: np.ndarray, threshold: float) -> tuple[str, float]:
-    """One card's reading from its corner crops' class probabilities (k, 53).
-
-    Crops come in pairs of opposite corners (two pairs when the quad's
-    orientation was ambiguous: the pair with more readable evidence wins).
-    Corners that read a card must agree; the confidence is the best corner's
-    probability of the agreed card. Returns ``(code or UNREADABLE, confidence)``.
-
-    >>> p = np.full((2, 53), 0.001); p[0, 5] = 0.95; p[1, 52] = 0.95
-    >>> combine_corners(p, 0.9)
-    ('6S', 0.95)
-    """
-    probs = np.asarray(probs, np.float64)
-    pairs = [probs[i:i + 2] for i in range(0, len(probs), 2)]
-    pair = max(pairs, key=lambda p: float(np.sum(1.0 - p[:, UNREADABLE_CLASS])))
-    usable = pair[pair[:, UNREADABLE_CLASS] < 0.5]
-    if len(usable) == 0:
-        return UNREADABLE, 0.0
-    ids = usable[:, :UNREADABLE_CLASS].argmax(axis=1)
-    if np.any(ids != ids[0]):
-        return UNREADABLE, 0.0  # the two corners disagree: ask rather than guess
-    conf = float(usable[:, ids[0]].max())
-    if conf < threshold:
-        return UNREADABLE, conf
-    return CARD_CODES[int(ids[0])], conf
-
-
-def combine_readers(probs: list[np.ndarray], threshold: float) -> tuple[str, float]:
-    """One card's reading from several readers' corner probabilities (one (k, 53) array each).
-
-    Each reader reads the card on its own (:func:`combine_corners`); the card is read
-    only where every reader reads the same code, at the lowest of their confidences.
-    Readers trained apart (other width, other scenes) are rarely sure of the same
-    wrong card: a suit smeared by blur fools one of them, not both.
-
-    >>> a = np.full((2, 53), 0.001); a[0, 5] = 0.99; a[1, 52] = 0.95
-    >>> b = a.copy(); b[0, 5] = 0.97
-    >>> combine_readers([a, b], 0.9)
-    ('6S', 0.97)
-    >>> b[0, 5], b[0, 6] = 0.01, 0.97                    # the second reader reads 7S
-    >>> combine_readers([a, b], 0.9)
-    ('', 0.0)
-    """
-    read = [combine_corners(p, 0.0) for p in probs]
-    codes = {code for code, _ in read}
-    if len(codes) != 1 or UNREADABLE in codes:
-        return UNREADABLE, 0.0
-    conf = min(conf for _, conf in read)
-    return (read[0][0] if conf >= threshold else UNREADABLE), conf
 
 
 class Recognizer:
@@ -314,7 +255,7 @@ class Recognizer:
         cands = [np.stack([a, b, grown(b[None], 1.08)[0]]) for a, b in zip(once, twice)]
         new_codes, new_confs = self.read_quads(frame, cands, exact=False, threshold=threshold)
         for i, q, code, conf in zip(todo, twice, new_codes, new_confs):
-            if code != UNREADABLE and _same_place(corners[i], q):
+            if code != UNREADABLE and same_place(corners[i], q):
                 corners[i], codes[i], confs[i] = q, code, conf
 
     def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
@@ -367,7 +308,7 @@ class Recognizer:
             corners, codes, confs = corners[keep], [c for c, k in zip(codes, keep) if k], confs[keep]
         if refusal is not None:
             refusal.done(np.zeros(len(codes), bool), rboxes)
-        codes, confs = _one_per_card(codes, confs)
+        codes, confs = one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
@@ -375,80 +316,10 @@ class Recognizer:
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
 
 
-def _same_place(old: np.ndarray, new: np.ndarray, shift: float = 0.2, size: float = 0.35) -> bool:
-    """Whether the outline ``new`` (4, 2) is still about the card ``old`` outlined: its centre
-    within ``shift`` of a diagonal, its area within ``size`` of the old one. An outline
-    looked at again may slide onto a neighbouring card; that card is not this one.
-
-    >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
-    >>> _same_place(q, q + 10), _same_place(q, q + 60)
-    (True, False)
-    """
-    import cv2
-
-    diag = float(np.linalg.norm(old.max(axis=0) - old.min(axis=0)))
-    if np.linalg.norm(old.mean(axis=0) - new.mean(axis=0)) > shift * diag:
-        return False
-    a, b = cv2.contourArea(old.astype(np.float32)), cv2.contourArea(new.astype(np.float32))
-    return a > 0 and abs(b / a - 1.0) <= size
-
-
 def _subset(located, mask: np.ndarray):
     from sueca.vision.onnx_backend import Located
 
     return Located(located.rboxes[mask], located.corners[mask], located.scores[mask])
-
-
-#: Outline IoU above which two located boxes are one card.
-SAME_CARD_IOU = 0.88
-
-
-def same_card_outlines(corners: np.ndarray, scores: np.ndarray, iou: float = SAME_CARD_IOU) -> np.ndarray:
-    """Indices of the outlines to keep: of outlines overlapping by more than ``iou``, the
-    best-scored one (cards of a trick overlap far less; a card laid exactly on another
-    hides it).
-
-    >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
-    >>> same_card_outlines(np.stack([q, q + 2, q + 60]), np.array([0.5, 0.9, 0.8])).tolist()
-    [1, 2]
-    """
-    import cv2
-
-    order = np.argsort(-np.asarray(scores), kind="stable")
-    quads = [cv2.convexHull(np.asarray(q, np.float32)).reshape(-1, 2) for q in corners]
-    areas = [cv2.contourArea(q) for q in quads]
-    kept: list[int] = []
-    for i in order:
-        same = False
-        for j in kept:
-            inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
-            union = areas[i] + areas[j] - inter
-            if union > 0 and inter / union > iou:
-                same = True
-                break
-        if not same:
-            kept.append(int(i))
-    return np.asarray(sorted(kept), np.int64)
-
-
-def _one_per_card(codes: list[str], confs: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """A deck holds each card once: when two cards read the same code, keep the surer one.
-
-    The other becomes unreadable (one of the two readings is wrong; a wrong
-    identity costs more than a missing one).
-    """
-    codes = list(codes)
-    confs = confs.copy()
-    best: dict[str, int] = {}
-    for i in np.argsort(-confs, kind="stable"):
-        c = codes[i]
-        if c == UNREADABLE:
-            continue
-        if c in best:
-            codes[i] = UNREADABLE
-        else:
-            best[c] = int(i)
-    return codes, confs
 
 
 def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",

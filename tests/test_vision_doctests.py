@@ -1,0 +1,16 @@
+"""The docstring examples of the recognition helpers run."""
+
+import doctest
+
+import pytest
+
+import sueca.vision.proposals
+import sueca.vision.readings
+import sueca.vision.still
+
+
+@pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals],
+                         ids=lambda m: m.__name__)
+def test_doctests(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

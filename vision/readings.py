@@ -1,0 +1,153 @@
+"""How a card's reading is made from the readers' corner probabilities, and which
+outlines of one frame are one card.
+
+Pure functions of arrays, used by :class:`sueca.vision.recognizer.Recognizer`
+(and by the training recipe, which calibrates on the same readings).
+
+>>> p = np.full((2, 53), 0.001); p[0, 0] = 0.999; p[1, 52] = 0.99
+>>> combine_corners(p, 0.99)
+('AS', 0.999)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sueca.vision.classes import CARD_CODES
+from sueca.vision.detections import UNREADABLE
+
+#: Reader classes: the 52 cards, then "no readable index here".
+READER_CLASSES: tuple[str, ...] = CARD_CODES + ("?",)
+UNREADABLE_CLASS = len(CARD_CODES)
+
+
+def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    z = np.asarray(logits, np.float64) / temperature
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def combine_corners(probs: np.ndarray, threshold: float) -> tuple[str, float]:
+    """One card's reading from its corner crops' class probabilities (k, 53).
+
+    Crops come in pairs of opposite corners (two pairs when the quad's
+    orientation was ambiguous: the pair with more readable evidence wins).
+    Corners that read a card must agree; the confidence is the best corner's
+    probability of the agreed card. Returns ``(code or UNREADABLE, confidence)``.
+
+    >>> p = np.full((2, 53), 0.001); p[0, 5] = 0.95; p[1, 52] = 0.95
+    >>> combine_corners(p, 0.9)
+    ('6S', 0.95)
+    """
+    probs = np.asarray(probs, np.float64)
+    pairs = [probs[i:i + 2] for i in range(0, len(probs), 2)]
+    pair = max(pairs, key=lambda p: float(np.sum(1.0 - p[:, UNREADABLE_CLASS])))
+    usable = pair[pair[:, UNREADABLE_CLASS] < 0.5]
+    if len(usable) == 0:
+        return UNREADABLE, 0.0
+    ids = usable[:, :UNREADABLE_CLASS].argmax(axis=1)
+    if np.any(ids != ids[0]):
+        return UNREADABLE, 0.0  # the two corners disagree: ask rather than guess
+    conf = float(usable[:, ids[0]].max())
+    if conf < threshold:
+        return UNREADABLE, conf
+    return CARD_CODES[int(ids[0])], conf
+
+
+def combine_readers(probs: list[np.ndarray], threshold: float) -> tuple[str, float]:
+    """One card's reading from several readers' corner probabilities (one (k, 53) array each).
+
+    Each reader reads the card on its own (:func:`combine_corners`); the card is read
+    only where every reader reads the same code, at the lowest of their confidences.
+    Readers trained apart (other width, other scenes) are rarely sure of the same
+    wrong card: a suit smeared by blur fools one of them, not both.
+
+    >>> a = np.full((2, 53), 0.001); a[0, 5] = 0.99; a[1, 52] = 0.95
+    >>> b = a.copy(); b[0, 5] = 0.97
+    >>> combine_readers([a, b], 0.9)
+    ('6S', 0.97)
+    >>> b[0, 5], b[0, 6] = 0.01, 0.97                    # the second reader reads 7S
+    >>> combine_readers([a, b], 0.9)
+    ('', 0.0)
+    """
+    read = [combine_corners(p, 0.0) for p in probs]
+    codes = {code for code, _ in read}
+    if len(codes) != 1 or UNREADABLE in codes:
+        return UNREADABLE, 0.0
+    conf = min(conf for _, conf in read)
+    return (read[0][0] if conf >= threshold else UNREADABLE), conf
+
+
+def same_place(old: np.ndarray, new: np.ndarray, shift: float = 0.2, size: float = 0.35) -> bool:
+    """Whether the outline ``new`` (4, 2) is still about the card ``old`` outlined: its centre
+    within ``shift`` of a diagonal, its area within ``size`` of the old one. An outline
+    looked at again may slide onto a neighbouring card; that card is not this one.
+
+    >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
+    >>> same_place(q, q + 10), same_place(q, q + 60)
+    (True, False)
+    """
+    import cv2
+
+    diag = float(np.linalg.norm(old.max(axis=0) - old.min(axis=0)))
+    if np.linalg.norm(old.mean(axis=0) - new.mean(axis=0)) > shift * diag:
+        return False
+    a, b = cv2.contourArea(old.astype(np.float32)), cv2.contourArea(new.astype(np.float32))
+    return a > 0 and abs(b / a - 1.0) <= size
+
+
+#: Outline IoU above which two located boxes are one card.
+SAME_CARD_IOU = 0.88
+
+
+def same_card_outlines(corners: np.ndarray, scores: np.ndarray, iou: float = SAME_CARD_IOU) -> np.ndarray:
+    """Indices of the outlines to keep: of outlines overlapping by more than ``iou``, the
+    best-scored one (cards of a trick overlap far less; a card laid exactly on another
+    hides it).
+
+    >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
+    >>> same_card_outlines(np.stack([q, q + 2, q + 60]), np.array([0.5, 0.9, 0.8])).tolist()
+    [1, 2]
+    """
+    import cv2
+
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    quads = [cv2.convexHull(np.asarray(q, np.float32)).reshape(-1, 2) for q in corners]
+    areas = [cv2.contourArea(q) for q in quads]
+    kept: list[int] = []
+    for i in order:
+        same = False
+        for j in kept:
+            inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+            union = areas[i] + areas[j] - inter
+            if union > 0 and inter / union > iou:
+                same = True
+                break
+        if not same:
+            kept.append(int(i))
+    return np.asarray(sorted(kept), np.int64)
+
+
+def one_per_card(codes: list[str], confs: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """A deck holds each card once: when two cards read the same code, keep the surer one.
+
+    The other becomes unreadable (one of the two readings is wrong; a wrong
+    identity costs more than a missing one).
+    """
+    codes = list(codes)
+    confs = confs.copy()
+    best: dict[str, int] = {}
+    for i in np.argsort(-confs, kind="stable"):
+        c = codes[i]
+        if c == UNREADABLE:
+            continue
+        if c in best:
+            codes[i] = UNREADABLE
+        else:
+            best[c] = int(i)
+    return codes, confs
+
+
+__all__ = ["READER_CLASSES", "UNREADABLE_CLASS", "SAME_CARD_IOU", "softmax", "combine_corners", "combine_readers",
+           "same_place", "same_card_outlines", "one_per_card"]
