@@ -313,3 +313,36 @@ def test_an_unread_last_card_swept_with_the_trick_is_the_seat_that_had_not_playe
     plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
     assert plays[:3] == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False)]
     assert plays[3:] == [("", 0, True)]
+
+
+def test_a_small_box_on_a_played_card_does_not_hold_the_next_back():
+    """Seat 2's QD is played. The locator then keeps a small box on one corner of it, never
+    read and never a whole card (game 8601, a checked cloth). Seat 3's 4D lands and is read:
+    it is played at once, not held behind that box for seconds."""
+    tb = Table()
+    throw(tb, "", TOP, (660, 410))
+    tb.show(("QD", 660, 410, 0.95), times=10, turn=2)
+    corner = ("", 636, 366, 0.3, 58, 66)
+    tb.show(("QD", 660, 410, 0.95), corner, times=10, turn=3)
+    throw(tb, "", LEFT, (538, 503), others=[("QD", 660, 410, 0.95), corner])
+    for frames in range(1, 31):
+        tb.show(("QD", 660, 410, 0.95), corner, ("4D", 538, 503, 1.0), turn=3)
+        if ("4D", 3) in tb.plays():
+            break
+    assert frames <= 5
+    tb.show(("QD", 660, 410, 0.95), corner, ("4D", 538, 503, 1.0), times=40, turn=0)
+    assert tb.plays() == [("QD", 2), ("4D", 3)]
+
+
+def test_an_unread_card_partly_across_a_played_one_still_comes_first():
+    """Seat 3's card lands partly across seat 2's QD and is never read; it lies there whole.
+    Then seat 0's 7H is read: seat 3's card is a play (uncertain) before it."""
+    tb = Table()
+    throw(tb, "", TOP, (660, 410))
+    tb.show(("QD", 660, 410, 0.95), times=10, turn=2)
+    throw(tb, "", LEFT, (585, 455), others=[("QD", 660, 410, 0.95)])
+    tb.show(("QD", 660, 410, 0.95), ("", 585, 455, 0.8), times=15, turn=3)
+    throw(tb, "", BOTTOM, (640, 620), others=[("QD", 660, 410, 0.95), ("", 585, 455, 0.8)])
+    tb.show(("QD", 660, 410, 0.95), ("", 585, 455, 0.8), ("7H", 640, 620, 0.99), times=30, turn=3)
+    plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+    assert plays == [("QD", 2, False), ("", 3, True), ("7H", 0, False)]

@@ -166,6 +166,9 @@ class PlayDetector(Judgement):
                     waiting.pop(0)
                     self._roles[w.id] = "ignored"
                     continue
+                if self._part_of_played(w):
+                    waiting.pop(0)  # not marked: should it turn out a card after all, it is one
+                    continue
                 hovering = self._hovering(w, tr, turn)
                 if hovering and not self._near_trick(w):
                     # at once: waiting to see whether the hand's box gets read only delays

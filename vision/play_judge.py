@@ -90,6 +90,23 @@ class Judgement:
                 return True
         return False
 
+    def _part_of_played(self, w: TrackView, within: float = 0.5) -> bool:
+        """Whether the unread ``w`` is a box smaller than a card, never seen lying whole,
+        by a card of this trick (centres within ``within`` of a card's diagonal there): the
+        locator's box on part of that card (a corner, its picture) or a hand beside it,
+        rather than a card played before the one read now (game 8601 held a 4D 1.8 s
+        behind such a box on the QD played before it)."""
+        if w.identity or w.id in self._first_rest:
+            return False
+        area = self._size.at(*w.center)
+        if area is None:
+            return False
+        x1, y1, x2, y2 = w.xyxy
+        if (x2 - x1) * (y2 - y1) >= self.config.full_view * area:
+            return False
+        reach = within * 1.45 * math.sqrt(area)  # a card's diagonal from its area (sides 5:7)
+        return any(math.dist(e.center, w.center) < reach for e in self._trick if not math.isnan(e.center[0]))
+
     def _suggestible(self, tr: TrackView) -> bool:
         # one confident misread is the commonest recognizer fault: a suggestion
         # needs two readings and a clear lead
