@@ -123,19 +123,22 @@ def test_a_first_pass_card_keeps_the_callers_threshold():
     assert dets.codes == ("7H",)
 
 
-def test_the_flip_setting_survives_the_model_file(tmp_path):
+def test_the_second_opinion_settings_survive_the_model_file(tmp_path):
     import json
 
     from sueca.vision.recognizer import default_model_dir
 
     d = json.loads((default_model_dir() / "recognizer.json").read_text())
-    cfg = replace(RecognizerConfig.load(default_model_dir()), flip_pass=True)
-    (tmp_path / "recognizer.json").write_text(json.dumps({**d, **cfg.to_dict()}))
-    assert RecognizerConfig.load(tmp_path).flip_pass
-    assert not RecognizerConfig.load(tmp_path).stock_pass
+    for flip, stock in [(True, False), (False, True)]:
+        cfg = replace(RecognizerConfig.load(default_model_dir()), flip_pass=flip, stock_pass=stock)
+        (tmp_path / "recognizer.json").write_text(json.dumps({**d, **cfg.to_dict()}))
+        loaded = RecognizerConfig.load(tmp_path)
+        assert (loaded.flip_pass, loaded.stock_pass) == (flip, stock)
     d["locator"].pop("flip", None)
+    d["locator"].pop("stock", None)
     (tmp_path / "recognizer.json").write_text(json.dumps(d))
-    assert not RecognizerConfig.load(tmp_path).flip_pass
+    loaded = RecognizerConfig.load(tmp_path)
+    assert not loaded.flip_pass and not loaded.stock_pass  # both off unless the model asks
 
 
 class CountingReader(SureReader):
