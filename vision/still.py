@@ -76,28 +76,10 @@ class OutlineMemory:
 
     def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
         """Per located box (N, 5: cx, cy, w, h, angle), the remembered outline it may take."""
-        out: list[int | None] = [None] * len(rboxes)
-        if self._shape != grey.shape or not self._kept:
-            return out
-        anchors = np.stack([k.rbox for k in self._kept])
-        taken: set[int] = set()
-        for i, b in enumerate(np.asarray(rboxes, np.float32)):
-            size = float(np.sqrt(max(b[2] * b[3], 1.0)))
-            d = np.hypot(anchors[:, 0] - b[0], anchors[:, 1] - b[1])
-            j = int(np.argmin(d))
-            k = self._kept[j]
-            if j in taken or d[j] > self.max_shift * size or k.age >= self.max_age:
-                continue
-            old = np.sqrt(max(float(k.rbox[2] * k.rbox[3]), 1.0))
-            if abs(size / old - 1.0) > self.max_size_change:
-                continue
-            x0, y0, x1, y1 = k.window
-            now = grey[y0:y1, x0:x1].astype(np.int16)
-            if now.size == 0 or float(np.mean(np.abs(now - k.patch))) > self.max_change:
-                continue
-            out[i] = j
-            taken.add(j)
-        return out
+        if self._shape != grey.shape:
+            return [None] * len(rboxes)
+        return _still_there(self._kept, grey, rboxes, self.max_shift, self.max_size_change, self.max_age,
+                            lambda now, then: float(np.mean(np.abs(now - then))) > self.max_change)
 
     def remembered(self, j: int) -> tuple[np.ndarray, np.ndarray]:
         """(outline, candidate outlines) remembered under index ``j``."""
@@ -124,6 +106,35 @@ class OutlineMemory:
 
     def clear(self) -> None:
         self._kept, self._shape = [], None
+
+
+def _still_there(kept: list, grey: np.ndarray, rboxes: np.ndarray, max_shift: float, max_size_change: float,
+                 max_age: int, changed) -> list[int | None]:
+    """Per box (N, 5: cx, cy, w, h, angle), the index of the remembered entry (``rbox``,
+    ``window``, ``patch``, ``age``) it still is: the nearest one, within ``max_shift`` of the
+    box's size, of about its size, younger than ``max_age``, each taken once, whose thumbnail
+    window has not ``changed(now, then)``."""
+    out: list[int | None] = [None] * len(rboxes)
+    if not kept:
+        return out
+    anchors = np.stack([k.rbox for k in kept])
+    taken: set[int] = set()
+    for i, b in enumerate(np.asarray(rboxes, np.float32)):
+        size = float(np.sqrt(max(b[2] * b[3], 1.0)))
+        d = np.hypot(anchors[:, 0] - b[0], anchors[:, 1] - b[1])
+        j = int(np.argmin(d))
+        k = kept[j]
+        if j in taken or d[j] > max_shift * size or k.age >= max_age:
+            continue
+        if abs(size / np.sqrt(max(float(k.rbox[2] * k.rbox[3]), 1.0)) - 1.0) > max_size_change:
+            continue
+        x0, y0, x1, y1 = k.window
+        now = grey[y0:y1, x0:x1].astype(np.int16)
+        if now.size == 0 or now.shape != k.patch.shape or changed(now, k.patch):
+            continue
+        out[i] = j
+        taken.add(j)
+    return out
 
 
 def _window(corners: np.ndarray, scale: float, shape: tuple) -> tuple[int, int, int, int]:
@@ -181,28 +192,10 @@ class RefusedPatches:
 
     def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
         """Per proposed box (N, 5: cx, cy, w, h, angle), the refused patch it still is, if any."""
-        out: list[int | None] = [None] * len(rboxes)
-        if self._shape != grey.shape or not self._kept:
-            return out
-        anchors = np.stack([k.rbox for k in self._kept])
-        taken: set[int] = set()
-        for i, b in enumerate(np.asarray(rboxes, np.float32)):
-            size = float(np.sqrt(max(b[2] * b[3], 1.0)))
-            d = np.hypot(anchors[:, 0] - b[0], anchors[:, 1] - b[1])
-            j = int(np.argmin(d))
-            k = self._kept[j]
-            if j in taken or d[j] > self.max_shift * size or k.age >= self.max_age:
-                continue
-            if abs(size / np.sqrt(max(float(k.rbox[2] * k.rbox[3]), 1.0)) - 1.0) > self.max_size_change:
-                continue
-            x0, y0, x1, y1 = k.window
-            now = grey[y0:y1, x0:x1].astype(np.int16)
-            if now.size == 0 or now.shape != k.patch.shape:
-                continue
-            if float(np.mean(np.abs(now - k.patch) > self.change_level)) > self.max_changed:
-                continue
-            out[i] = j
-            taken.add(j)
+        if self._shape != grey.shape:
+            return [None] * len(rboxes)
+        out = _still_there(self._kept, grey, rboxes, self.max_shift, self.max_size_change, self.max_age,
+                           lambda now, then: float(np.mean(np.abs(now - then) > self.change_level)) > self.max_changed)
         self.skipped += sum(j is not None for j in out)
         return out
 
