@@ -268,7 +268,8 @@ class Recognizer:
         if refused is not None and added.any():
             from sueca.vision.still import skip_refused
 
-            located, added, refusal = skip_refused(frame, located, added, refused)
+            keep, refusal = skip_refused(frame, located, added, refused)
+            located, added = _subset(located, keep), added[keep]
         else:
             refusal = None
         if memory is not None and added.all():
@@ -294,6 +295,7 @@ class Recognizer:
         exact = not self.config.refine and self.outliner is None
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
         self._second_look(frame, corners, codes, confs, threshold, added)
+        refused_now = np.zeros(len(codes), bool)
         if added.any():
             # a second opinion's card counts only where both readers are sure of a card
             # the locator's own boxes did not read
@@ -301,13 +303,11 @@ class Recognizer:
             seen = {c for c, a in zip(codes, added) if not a}
             keep = np.asarray([not a or (c != UNREADABLE and f >= strict and c not in seen)
                                for c, f, a in zip(codes, confs, added)], bool)
-            if refusal is not None:
-                refusal.done(added & ~keep, rboxes)
-                refusal = None
+            refused_now = added & ~keep
             loc = np.where(added, confs, loc)[keep]
             corners, codes, confs = corners[keep], [c for c, k in zip(codes, keep) if k], confs[keep]
         if refusal is not None:
-            refusal.done(np.zeros(len(codes), bool), rboxes)
+            refusal.done(refused_now, rboxes)
         codes, confs = one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]

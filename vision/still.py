@@ -232,19 +232,12 @@ class Refusal:
 
 
 def skip_refused(frame: np.ndarray, located, added: np.ndarray, refused) -> tuple:
-    """(located, added, refusal) without the second opinions' boxes the readers refused in
-    an earlier frame that still lie there unchanged."""
+    """(mask of the located boxes to keep, refusal): all but the second opinions' boxes the
+    readers refused in an earlier frame that still lie there unchanged."""
     grey, scale = thumbnail(frame)
     rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
     idx = np.flatnonzero(added)
     found = refused.lookup(grey, scale, rboxes[idx])
     skip = np.zeros(len(added), bool)
     skip[idx[[j is not None for j in found]]] = True
-    refusal = Refusal(refused, grey, scale, rboxes[skip], [j for j in found if j is not None])
-    if skip.any():
-        from sueca.vision.onnx_backend import Located
-
-        keep = ~skip
-        located = Located(located.rboxes[keep], located.corners[keep], located.scores[keep])
-        added = added[keep]
-    return located, added, refusal
+    return ~skip, Refusal(refused, grey, scale, rboxes[skip], [j for j in found if j is not None])
