@@ -187,3 +187,14 @@ def test_the_second_reader_reads_only_the_cards_the_first_one_read():
     assert seen == [4]  # two crops of card 0 and two of card 2
     assert codes == [CARD_CODES[5], UNREADABLE, UNREADABLE]
     assert conf[0] > 0.99
+
+
+def test_onnx_sessions_do_not_spin_waiting_for_work():
+    # four sessions run one after another per frame: spinning pool threads of one
+    # starve the next on a small machine (see make_session)
+    rec = load_recognizer()
+    sessions = [rec.locator.session, rec.reader.session]
+    sessions += [rec.second.session] if rec.second is not None else []
+    sessions += [rec.outliner.net.session] if rec.outliner is not None else []
+    for s in sessions:
+        assert s.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"

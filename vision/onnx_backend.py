@@ -21,7 +21,14 @@ import numpy as np
 
 
 def make_session(path: str | Path, threads: int | None = None):
-    """An ONNX Runtime CPU session; ``threads`` caps intra-op threads (None: ORT default)."""
+    """An ONNX Runtime CPU session; ``threads`` caps intra-op threads (None: ORT default).
+
+    Intra-op threads do not spin-wait for work. A frame runs four sessions one
+    after another (locator, outliner, two readers); spinning pool threads of the
+    session that just finished kept stealing the cores from the next one, which
+    doubled the locator's time on a 2-core machine (benchmarks/bench_pipeline.py:
+    15.7 frames/s spinning, 31.5 without, same video).
+    """
     import onnxruntime as ort
 
     path = Path(path)
@@ -29,6 +36,7 @@ def make_session(path: str | Path, threads: int | None = None):
         raise FileNotFoundError(f"modelo não encontrado / model not found: {path}")
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     if threads:
         opts.intra_op_num_threads = int(threads)
         opts.inter_op_num_threads = 1
