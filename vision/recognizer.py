@@ -27,7 +27,7 @@ import numpy as np
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, combine_corners,  # noqa: F401
                                    combine_readers, one_per_card, same_card_outlines, same_place, softmax)
-from sueca.vision.rectify import CropSpec, card_crop_counts, corner_crops
+from sueca.vision.rectify import CropSpec, corner_crops_counted
 
 _one_per_card = one_per_card  # the name scripts and tests know
 CONFIG_NAME = "recognizer.json"
@@ -138,8 +138,7 @@ class Recognizer:
         flat = [c for cands in per_card for c in cands]
         if not flat:
             return [], np.zeros((0,), np.float32)
-        crops = corner_crops(frame, np.stack(flat), cfg.crop, amb)
-        counts_flat = card_crop_counts(np.stack(flat), amb)
+        crops, counts_flat = corner_crops_counted(frame, np.stack(flat), cfg.crop, amb)
         first = softmax(self.reader(crops), cfg.temperature)
         threshold = cfg.threshold if threshold is None else threshold
         spans, start, k = [], 0, 0

@@ -54,11 +54,16 @@ class CropSpec:
         return tuple(self.size) if self.channels == 1 else (*self.size, 3)
 
 
+_NEXT = np.array([1, 2, 3, 0])
+# the four cyclic orderings of a quad's points: _CYCLES[r] starts at point r
+_CYCLES = np.array([[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]])
+
+
 def clockwise(quad: np.ndarray) -> np.ndarray:
     """The same 4 points, clockwise on screen (y down), so a crop is never mirrored."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    x, y = q[:, 0], q[:, 1]
-    area2 = np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)
+    n = q[_NEXT]
+    area2 = float(np.sum(q[:, 0] * n[:, 1] - n[:, 0] * q[:, 1]))
     return q if area2 >= 0 else q[::-1].copy()
 
 
@@ -70,14 +75,15 @@ def portrait_orderings(quad: np.ndarray, ambiguous: float = 0.0) -> list[np.ndar
     axis, the two landscape orderings are added after them.
     """
     q = clockwise(quad)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)  # side i: q[i] -> q[i+1]
-    pair0 = sides[0] + sides[2]
-    pair1 = sides[1] + sides[3]
+    d = q[_NEXT] - q
+    sides = np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1])  # side i: q[i] -> q[i+1]
+    pair0 = float(sides[0] + sides[2])
+    pair1 = float(sides[1] + sides[3])
     start = 0 if pair0 <= pair1 else 1
     rolls = [start, start + 2]
     if ambiguous > 0 and min(pair0, pair1) / max(pair0, pair1, 1e-6) > ambiguous:
         rolls += [start + 1, start + 3]
-    return [np.roll(q, -(r % 4), axis=0) for r in rolls]
+    return [q[_CYCLES[r % 4]] for r in rolls]
 
 
 def _card_homography(ordered: np.ndarray) -> np.ndarray:
@@ -129,11 +135,19 @@ def corner_crops(frame: np.ndarray, quads: np.ndarray, spec: CropSpec, ambiguous
 
     With ``ambiguous == 0`` that is exactly two crops per card.
     """
+    return corner_crops_counted(frame, quads, spec, ambiguous)[0]
+
+
+def corner_crops_counted(frame: np.ndarray, quads: np.ndarray, spec: CropSpec,
+                         ambiguous: float = 0.0) -> tuple[np.ndarray, list[int]]:
+    """:func:`corner_crops` and, per quad, how many of the crops are its own."""
     src = _as_input(frame, spec)
-    crops = [crop_top_left(src, o, spec) for q in np.asarray(quads) for o in portrait_orderings(q, ambiguous)]
+    orderings = [portrait_orderings(q, ambiguous) for q in np.asarray(quads)]
+    crops = [crop_top_left(src, o, spec) for per_quad in orderings for o in per_quad]
+    counts = [len(per_quad) for per_quad in orderings]
     if not crops:
-        return np.zeros((0, *spec.shape), np.uint8)
-    return np.stack(crops)
+        return np.zeros((0, *spec.shape), np.uint8), counts
+    return np.stack(crops), counts
 
 
 def card_crop_counts(quads: np.ndarray, ambiguous: float = 0.0) -> list[int]:
