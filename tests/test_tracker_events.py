@@ -346,3 +346,44 @@ def test_an_unread_card_partly_across_a_played_one_still_comes_first():
     tb.show(("QD", 660, 410, 0.95), ("", 585, 455, 0.8), ("7H", 640, 620, 0.99), times=30, turn=3)
     plays = [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
     assert plays == [("QD", 2, False), ("", 3, True), ("7H", 0, False)]
+
+
+def test_a_card_misread_in_the_sweeping_pile_is_not_the_next_lead():
+    """Game 8612: as the winner gathered a full trick, the pile was read QC (the QS
+    blurred) for three frames, lying still for two, then gone with the rest. That
+    was taken for the next lead, closing the trick at once and shifting every seat
+    after it. With four cards on the table, a new card must lie still ``clear_s``
+    before it is a lead; the pile never does, and is swept with the trick."""
+    tb = Table()
+    spots = {0: (640, 600), 1: (760, 480), 2: (640, 380), 3: (540, 480)}
+    seats = {0: BOTTOM, 1: RIGHT, 2: TOP, 3: LEFT}
+    lying = []
+    for seat, code in zip((1, 2, 3, 0), ("4S", "QS", "7S", "3S")):
+        throw(tb, code, seats[seat], spots[seat], lying)
+        lying.append((code, *spots[seat], 0.95))
+        tb.show(*lying, times=6)
+    tb.show(("", 620, 470, 0.4), ("3S", 640, 580, 0.9), ("4S", 730, 480, 0.9))  # the hand gathers them
+    tb.show(("QC", 636, 470, 0.95), ("", 650, 540, 0.4))
+    tb.show(("QC", 630, 478, 0.97))
+    tb.show(("QC", 626, 482, 0.83))
+    tb.show(times=12)                                                        # gone with the pile
+    throw(tb, "3H", LEFT, (540, 480))                                        # the winner leads
+    tb.show(("3H", 540, 480, 0.95), times=6)
+    assert tb.plays() == [("4S", 1), ("QS", 2), ("7S", 3), ("3S", 0), ("3H", 3)]
+    assert [e.cards for e in tb.events if isinstance(e, TrickCleared)] == [("4S", "QS", "7S", "3S")]
+
+
+def test_the_next_lead_while_the_last_trick_still_lies_there_closes_it():
+    """A lead put down beside a full trick nobody gathered is still the next play."""
+    tb = Table()
+    spots = {0: (640, 600), 1: (760, 480), 2: (640, 380), 3: (540, 480)}
+    seats = {0: BOTTOM, 1: RIGHT, 2: TOP, 3: LEFT}
+    lying = []
+    for seat, code in zip((1, 2, 3, 0), ("4S", "QS", "7S", "3S")):
+        throw(tb, code, seats[seat], spots[seat], lying)
+        lying.append((code, *spots[seat], 0.95))
+        tb.show(*lying, times=6)
+    throw(tb, "3H", TOP, (700, 300), lying)
+    tb.show(*lying, ("3H", 700, 300, 0.95), times=12)
+    assert tb.plays() == [("4S", 1), ("QS", 2), ("7S", 3), ("3S", 0), ("3H", 2)]
+    assert [e.cards for e in tb.events if isinstance(e, TrickCleared)] == [("4S", "QS", "7S", "3S")]

@@ -135,7 +135,11 @@ class PlayDetector(Judgement):
             # Cards seen lying in the trick but never read well enough are swept with
             # it: they were played; the referee confirms what the tracker could not.
             stranded.sort(key=lambda x: (x.entered, x.track_id))
-            done = [self._play_stray(x, frame_index, image) for x in stranded[:4 - len(self._trick)]]
+            room = 4 - len(self._trick)
+            done = [self._play_stray(x, frame_index, image) for x in stranded[:room]]
+            for x in stranded[room:]:
+                if x.track_id not in self._seen_now:
+                    self._roles[x.track_id] = "ignored"  # more than the trick held: gone with its pile
             swept = done + [TrickCleared(self._gone_since, self.trick_cards)]
             self._sweep_done()
             ready = [(k, tr) for k, tr in ready if self._roles.get(tr.id) != "played"]
@@ -377,6 +381,10 @@ class PlayDetector(Judgement):
                     self._roles[tr.id] = "played"
                     e.track_id = tr.id
                     return None
+        if len(self._trick) >= 4 and t - rest_t < cfg.clear_s:
+            # the trick still lies there: a card that only just stopped may be its pile
+            # in the winner's hand (a blurred card read as another); a lead lies still
+            return "waiting", entered
         return "ready", (entered, self._first_rest[tr.id])
 
     def _play(self, tr: TrackView, rest_t: float, t: float, frame_index: int, turn: int | None,
