@@ -386,4 +386,6 @@ def test_the_next_lead_while_the_last_trick_still_lies_there_closes_it():
     throw(tb, "3H", TOP, (700, 300), lying)
     tb.show(*lying, ("3H", 700, 300, 0.95), times=12)
     assert tb.plays() == [("4S", 1), ("QS", 2), ("7S", 3), ("3S", 0), ("3H", 2)]
+    lead = [e for e in tb.events if isinstance(e, PlayEvent)][-1]
+    assert lead.frame_index / 10 - lead.t <= 0.3   # the trick lies still in view: no wait
     assert [e.cards for e in tb.events if isinstance(e, TrickCleared)] == [("4S", "QS", "7S", "3S")]

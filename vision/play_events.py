@@ -381,11 +381,15 @@ class PlayDetector(Judgement):
                     self._roles[tr.id] = "played"
                     e.track_id = tr.id
                     return None
-        if len(self._trick) >= 4 and t - rest_t < cfg.clear_s:
-            # the trick still lies there: a card that only just stopped may be its pile
+        if len(self._trick) >= 4 and t - rest_t < cfg.clear_s and self._gathering(t):
+            # the trick is being gathered: a card that only just stopped may be its pile
             # in the winner's hand (a blurred card read as another); a lead lies still
             return "waiting", entered
         return "ready", (entered, self._first_rest[tr.id])
+
+    def _gathering(self, t: float) -> bool:
+        """Some card of the trick read for sure was not seen in the last frame or two."""
+        return any(not e.uncertain and t - e.last_seen > self.config.rest_s + 1e-6 for e in self._trick)
 
     def _play(self, tr: TrackView, rest_t: float, t: float, frame_index: int, turn: int | None,
               image: np.ndarray | None, events: list, card: str | None = None) -> PlayEvent:
