@@ -200,9 +200,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     cfg = RecognizerConfig(crop=spec, reader_classes=READER_CLASSES, temperature=cal["temperature"],
                            threshold=cal["threshold"], imgsz=(256, 320), outliner=outliner_cfg,
                            locate_conf=preset.locate_conf, locate_iou=preset.locate_iou,
-                           # lone cards the locator scores low (an ace on a plain cloth); patches
-                           # the readers refuse are skipped on video while they lie unchanged
-                           stock_pass=True)
+                           # lone cards the locator scores low (an ace on a plain cloth, a card on
+                           # a checked cloth): the mirrored frame and patches of card stock, read
+                           # at the single-image threshold; refused patches are skipped on video
+                           flip_pass=True, stock_pass=True)
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if outliner_cfg and preset.reader_tune_scenes and "reader_tuned" not in cal:
