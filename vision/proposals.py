@@ -90,7 +90,8 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
     scores = [np.asarray(located.scores, np.float32)]
     extra = []
     if flip:
-        mirrored = locator(np.ascontiguousarray(frame[:, ::-1]))
+        # cv2.flip: numpy copies a reversed-stride frame ten times slower (9 ms at 1280x960)
+        mirrored = locator(cv2.flip(frame, 1))
         rb = np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5).copy()
         rb[:, 0] = frame.shape[1] - rb[:, 0]
         rb[:, 4] = -rb[:, 4]  # a mirrored box turns the other way
