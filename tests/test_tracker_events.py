@@ -46,6 +46,17 @@ def throw(table, code, seat_xy, rest_xy, others=()):
 
 
 BOTTOM, RIGHT, TOP, LEFT = (640, 900), (1200, 480), (640, 60), (80, 480)
+EDGE = {0: BOTTOM, 1: RIGHT, 2: TOP, 3: LEFT}
+
+
+def lay_trick(table, plays, lying=()):
+    """Each (seat, code, spot) thrown from its seat's edge, read, left lying; returns them all."""
+    lying = list(lying)
+    for seat, code, spot in plays:
+        throw(table, code, EDGE[seat], spot, lying)
+        lying.append((code, *spot, 0.95))
+        table.show(*lying, times=6)
+    return lying
 
 
 def test_flicker_and_a_misread_frame_make_one_play():
@@ -79,13 +90,7 @@ def test_nudged_card_stays_one_play():
 
 def test_trick_sweep_and_next_lead_are_not_confused():
     tb = Table()
-    spots = {0: (640, 600), 1: (860, 480), 2: (640, 360), 3: (420, 480)}
-    seats = {0: BOTTOM, 1: RIGHT, 2: TOP, 3: LEFT}
-    lying = []
-    for seat, code in zip((1, 2, 3, 0), ("2S", "AS", "3S", "KS")):
-        throw(tb, code, seats[seat], spots[seat], lying)
-        lying.append((code, *spots[seat], 0.95))
-        tb.show(*lying, times=6)
+    lay_trick(tb, [(1, "2S", (860, 480)), (2, "AS", (640, 360)), (3, "3S", (420, 480)), (0, "KS", (640, 600))])
     tb.show(times=12)                                  # swept away
     throw(tb, "7S", BOTTOM, (640, 600))               # the winner leads
     tb.show(("7S", 640, 600, 0.95), times=6)
@@ -274,12 +279,7 @@ def test_a_hand_hovering_does_not_delay_the_card_in_turn():
 
 def three_played(tb, kc_spot):
     """Seats 1, 2, 3 play KC (at ``kc_spot``), AD and 2C, each read; the cards lying."""
-    lying = []
-    for seat, code, spot in ((1, "KC", kc_spot), (2, "AD", (670, 390)), (3, "2C", (580, 500))):
-        throw(tb, code, {1: RIGHT, 2: TOP, 3: LEFT}[seat], spot, lying)
-        lying.append((code, *spot, 0.95))
-        tb.show(*lying, times=6)
-    return lying
+    return lay_trick(tb, [(1, "KC", kc_spot), (2, "AD", (670, 390)), (3, "2C", (580, 500))])
 
 
 def test_an_unread_last_card_gathered_onto_a_played_one_is_swept_as_a_play():
@@ -348,6 +348,8 @@ def test_an_unread_card_partly_across_a_played_one_still_comes_first():
     assert plays == [("QD", 2, False), ("", 3, True), ("7H", 0, False)]
 
 
+SPADES_TRICK = [(1, "4S", (760, 480)), (2, "QS", (640, 380)), (3, "7S", (540, 480)), (0, "3S", (640, 600))]
+
 def test_a_card_misread_in_the_sweeping_pile_is_not_the_next_lead():
     """Game 8612: as the winner gathered a full trick, the pile was read QC (the QS
     blurred) for three frames, lying still for two, then gone with the rest. That
@@ -355,13 +357,7 @@ def test_a_card_misread_in_the_sweeping_pile_is_not_the_next_lead():
     after it. With four cards on the table, a new card must lie still ``clear_s``
     before it is a lead; the pile never does, and is swept with the trick."""
     tb = Table()
-    spots = {0: (640, 600), 1: (760, 480), 2: (640, 380), 3: (540, 480)}
-    seats = {0: BOTTOM, 1: RIGHT, 2: TOP, 3: LEFT}
-    lying = []
-    for seat, code in zip((1, 2, 3, 0), ("4S", "QS", "7S", "3S")):
-        throw(tb, code, seats[seat], spots[seat], lying)
-        lying.append((code, *spots[seat], 0.95))
-        tb.show(*lying, times=6)
+    lay_trick(tb, SPADES_TRICK)
     tb.show(("", 620, 470, 0.4), ("3S", 640, 580, 0.9), ("4S", 730, 480, 0.9))  # the hand gathers them
     tb.show(("QC", 636, 470, 0.95), ("", 650, 540, 0.4))
     tb.show(("QC", 630, 478, 0.97))
@@ -376,13 +372,7 @@ def test_a_card_misread_in_the_sweeping_pile_is_not_the_next_lead():
 def test_the_next_lead_while_the_last_trick_still_lies_there_closes_it():
     """A lead put down beside a full trick nobody gathered is still the next play."""
     tb = Table()
-    spots = {0: (640, 600), 1: (760, 480), 2: (640, 380), 3: (540, 480)}
-    seats = {0: BOTTOM, 1: RIGHT, 2: TOP, 3: LEFT}
-    lying = []
-    for seat, code in zip((1, 2, 3, 0), ("4S", "QS", "7S", "3S")):
-        throw(tb, code, seats[seat], spots[seat], lying)
-        lying.append((code, *spots[seat], 0.95))
-        tb.show(*lying, times=6)
+    lying = lay_trick(tb, SPADES_TRICK)
     throw(tb, "3H", TOP, (700, 300), lying)
     tb.show(*lying, ("3H", 700, 300, 0.95), times=12)
     assert tb.plays() == [("4S", 1), ("QS", 2), ("7S", 3), ("3S", 0), ("3H", 2)]
