@@ -34,7 +34,7 @@ from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.onnx_backend import OnnxReader
 from sueca.vision.recognizer import (_one_per_card, combine_corners, combine_readers, load_recognizer,
                                      same_card_outlines, softmax)
-from sueca.vision.rectify import card_crop_counts, corner_crops
+from sueca.vision.rectify import corner_crops_counted
 from sueca.vision.train_data import render
 from sueca.vision.train_eval import choose_card_threshold, lies_whole, match
 from sueca.vision.train_run import TEST_SEED0, VAL_SEED0
@@ -51,8 +51,7 @@ def card_probs(rec, second, t_second: float, image: np.ndarray):
     keep = same_card_outlines(corners, located.scores.astype(np.float32))
     corners, candidates = corners[keep], [candidates[i] for i in keep]
     flat = [c for cands in candidates for c in np.asarray(cands, np.float32).reshape(-1, 4, 2)]
-    crops = corner_crops(image, np.stack(flat), rec.config.crop, 0.0)
-    counts = card_crop_counts(np.stack(flat), 0.0)
+    crops, counts = corner_crops_counted(image, np.stack(flat), rec.config.crop, 0.0)
     pa = softmax(rec.reader(crops), rec.config.temperature).astype(np.float32)
     pb = softmax(second(crops), t_second).astype(np.float32)
     out, start, k = [], 0, 0

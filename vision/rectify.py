@@ -149,7 +149,3 @@ def corner_crops_counted(frame: np.ndarray, quads: np.ndarray, spec: CropSpec,
         return np.zeros((0, *spec.shape), np.uint8), counts
     return np.stack(crops), counts
 
-
-def card_crop_counts(quads: np.ndarray, ambiguous: float = 0.0) -> list[int]:
-    """How many crops :func:`corner_crops` makes for each quad."""
-    return [len(portrait_orderings(q, ambiguous)) for q in np.asarray(quads)]
