@@ -112,8 +112,9 @@ def _render_face(code: str, style_name: str, h: int) -> tuple[np.ndarray, np.nda
     if style.external:
         from . import svgdeck
 
-        img, quads = svgdeck.load_face(code, h)
-        img = restyle_external(img, quads, rank, suit, style)
+        img, quads = svgdeck.load_face(code, h, style.external)
+        if style.restyle:
+            img = restyle_external(img, quads, rank, suit, style)
         img = _tint(img, style.stock)
         img.setflags(write=False)
         quads.setflags(write=False)
@@ -277,7 +278,7 @@ def _render_back(style_name: str, height_px: int) -> np.ndarray:
     if st.external:
         from . import svgdeck
 
-        img = _tint(svgdeck.load_back(int(height_px), which=1), st.stock)
+        img = _tint(svgdeck.load_back(int(height_px), which=1, deck=st.external), st.stock)
         img.setflags(write=False)
         return img
     img = _blank(st, int(height_px), st.stock)

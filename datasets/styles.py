@@ -59,6 +59,7 @@ class DeckStyle:
     condensed: float = 1.0            # horizontal squeeze of the rank glyph
     external: str | None = None       # a fetched real deck ("letele", see svgdeck.py); stock tints it
     art_hue: int = 0                  # real decks: hue turn (degrees) of the court figures' colours
+    restyle: bool = True              # real decks: recolour and reletter to this style (False: the art as printed)
 
     def rank_text(self, rank: str) -> str:
         return LETTERS[self.letters].get(rank, rank)
@@ -115,6 +116,13 @@ STYLES: tuple[DeckStyle, ...] = (
 #: Styles reserved for a held-out test split (never drawn for training scenes).
 TEST_STYLES: tuple[str, ...] = ("test_pt_serif", "test_light_sans")
 
+#: Other artists' decks, as printed (``realdecks.py``; used once fetched): a second held-out
+#: check, never drawn for training scenes and not part of the ``test`` split's figures.
+REAL_STYLES: tuple[DeckStyle, ...] = tuple(
+    DeckStyle(f"real_{deck}", external=deck, restyle=False, stock=(255, 255, 255))
+    for deck in ("bellot", "kde_standard", "kde_nicu_white", "kde_nicu_ornamental", "kde_tigullio_international",
+                 "kde_dondorf"))
+
 #: Typefaces a generated deck may print its index in: the upright faces of the
 #: Debian font packages, less those of the held-out styles (their fonts stay unseen).
 GENERATED_FONTS: tuple[str, ...] = (
@@ -163,7 +171,7 @@ def generated_style(k: int) -> DeckStyle:
 TRAIN_STYLES: tuple[str, ...] = tuple(s.name for s in STYLES if s.name not in TEST_STYLES) + tuple(
     f"gen{k:03d}" for k in range(GENERATED_STYLES))
 
-_BY_NAME = {s.name: s for s in STYLES}
+_BY_NAME = {s.name: s for s in STYLES + REAL_STYLES}
 
 
 @functools.lru_cache(maxsize=None)
@@ -189,7 +197,7 @@ def usable(style: DeckStyle) -> bool:
         return True
     from . import svgdeck
 
-    return svgdeck.available()
+    return svgdeck.available(style.external)
 
 
 def resolve_styles(styles) -> tuple[DeckStyle, ...]:
@@ -201,6 +209,11 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
         return tuple(get_style(n) for n in TRAIN_STYLES if usable(get_style(n)))
     if styles == "test":
         return tuple(_BY_NAME[n] for n in TEST_STYLES if usable(_BY_NAME[n]))
+    if styles == "real":
+        out = tuple(s for s in REAL_STYLES if usable(s))
+        if not out:
+            raise ValueError("styles 'real': no held-out real deck is cached; run 'sueca dataset fetch-heldout-decks'")
+        return out
     if styles == "all":
         return tuple(s for s in STYLES if usable(s)) + tuple(get_style(n) for n in TRAIN_STYLES if n.startswith("gen"))
     if isinstance(styles, (str, DeckStyle)):

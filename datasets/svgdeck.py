@@ -29,17 +29,19 @@ LICENCE = "CC0-1.0"
 HEIGHT = 512
 
 
-def cache_dir() -> Path:
+def cache_dir(deck: str = "letele") -> Path:
+    """Cache folder of one fetched deck: this module's ("letele", or ``$SUECA_DECK_CACHE``)
+    or a held-out one of ``realdecks`` (``$SUECA_DECKS_DIR/<deck>``, default ``out/decks/<deck>``)."""
     env = os.environ.get("SUECA_DECK_CACHE")
-    if env:
+    if env and deck == "letele":
         return Path(env)
     repo = Path(__file__).resolve().parents[1]
     base = repo / "out" if (repo / "pyproject.toml").exists() else Path.home() / ".cache" / "sueca"
-    return base / "decks" / "letele"
+    return Path(os.environ.get("SUECA_DECKS_DIR") or base / "decks") / deck
 
 
-def available() -> bool:
-    return (cache_dir() / "manifest.json").is_file()
+def available(deck: str = "letele") -> bool:
+    return (cache_dir(deck) / "manifest.json").is_file()
 
 
 # -- React.createElement(...) -> SVG -------------------------------------------------------
@@ -218,23 +220,24 @@ def fetch_deck(force: bool = False) -> Path:
     return dest
 
 
-@functools.lru_cache(maxsize=1)
-def _manifest() -> dict:
-    return json.loads((cache_dir() / "manifest.json").read_text())
+@functools.lru_cache(maxsize=16)
+def _manifest(deck: str = "letele") -> dict:
+    return json.loads((cache_dir(deck) / "manifest.json").read_text())
 
 
-def load_face(code: str, height: int):
+def load_face(code: str, height: int, deck: str = "letele"):
     """(BGRA image at ``height``, index_quads (2,4,2)) of a cached card."""
-    if not available():
-        raise FileNotFoundError("the 'kennard' deck is not cached: run 'sueca dataset fetch-deck' first")
-    entry = _manifest()["cards"][code]
-    img = cv2.imread(str(cache_dir() / entry["file"]), cv2.IMREAD_UNCHANGED)
+    if not available(deck):
+        fetch = "fetch-deck" if deck == "letele" else "fetch-heldout-decks"
+        raise FileNotFoundError(f"the deck {deck!r} is not cached: run 'sueca dataset {fetch}' first")
+    entry = _manifest(deck)["cards"][code]
+    img = cv2.imread(str(cache_dir(deck) / entry["file"]), cv2.IMREAD_UNCHANGED)
     return _scaled(img, np.asarray(entry["index_quad"], np.float32), height)
 
 
-def load_back(height: int, which: int = 1) -> np.ndarray:
-    m = _manifest()
-    img = cv2.imread(str(cache_dir() / m["backs"][which % len(m["backs"])]), cv2.IMREAD_UNCHANGED)
+def load_back(height: int, which: int = 1, deck: str = "letele") -> np.ndarray:
+    m = _manifest(deck)
+    img = cv2.imread(str(cache_dir(deck) / m["backs"][which % len(m["backs"])]), cv2.IMREAD_UNCHANGED)
     return _scaled(img, np.zeros((4, 2), np.float32), height)[0]
 
 

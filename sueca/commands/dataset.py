@@ -66,6 +66,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--force", action="store_true", help="fetch again even if cached")
     f.set_defaults(func=_fetch_deck)
 
+    h = dsub.add_parser("fetch-heldout-decks",
+                        help="fetch other artists' decks (npm, apt), held out from training / baralhos de teste")
+    h.add_argument("decks", nargs="*", help="deck names (default all)")
+    h.add_argument("--force", action="store_true", help="fetch again even if cached")
+    h.set_defaults(func=_fetch_heldout)
+
     t = dsub.add_parser("fetch-textures", help="fetch CC0 photo textures (pip wheel) into out/textures / texturas")
     t.add_argument("--force", action="store_true", help="fetch again even if cached")
     t.set_defaults(func=_fetch_textures)
@@ -124,6 +130,19 @@ def _fetch_deck(args: argparse.Namespace) -> int:
         return 1
     print(path)
     return 0
+
+
+def _fetch_heldout(args: argparse.Namespace) -> int:
+    from sueca.datasets.realdecks import fetch_heldout_decks
+
+    try:
+        made = fetch_heldout_decks(args.decks or None, force=args.force,
+                                   log=lambda m: print(m, file=sys.stderr))
+    except ValueError as e:
+        print(f"sueca dataset fetch-heldout-decks: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(made))
+    return 0 if not any(v.startswith("not made") for v in made.values()) else 1
 
 
 def _fetch_textures(args: argparse.Namespace) -> int:

@@ -1,0 +1,96 @@
+"""Held-out real decks: index measured from ink, whole cards out of a theme's render, kept out of training."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from sueca.datasets import realdecks, svgdeck
+from sueca.datasets.styles import REAL_STYLES, TEST_STYLES, TRAIN_STYLES, resolve_styles
+
+
+def _card(w=366, h=512):
+    img = np.zeros((h, w, 4), np.uint8)
+    img[..., :3] = 255
+    img[..., 3] = 255
+    cv2.rectangle(img, (1, 1), (w - 2, h - 2), (0, 0, 0, 255), 3)  # printed outline
+    return img
+
+
+def _ink_box(img, x0, y0, x1, y1):
+    ink = img[y0:y1, x0:x1, :3].sum(-1) < 600
+    ys, xs = np.nonzero(ink)
+    return x0 + xs.min(), y0 + ys.min(), x0 + xs.max(), y0 + ys.max()
+
+
+def test_index_quad_takes_rank_and_suit_not_the_pip_beside_them():
+    img = _card()
+    cv2.putText(img, "10", (16, 62), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (0, 0, 0, 255), 4)
+    cv2.circle(img, (40, 90), 14, (0, 0, 0, 255), -1)          # the index's suit sign
+    cv2.circle(img, (150, 50), 30, (0, 0, 0, 255), -1)         # a big pip level with the rank
+    quad = np.asarray(realdecks.index_quad(img))
+    rx0, ry0, rx1, _ = _ink_box(img, 10, 10, 110, 70)
+    assert quad[:, 0].min() <= rx0 and quad[:, 0].max() >= rx1       # both digits of the 10
+    assert quad[:, 1].min() <= ry0 and quad[:, 1].max() >= 90 + 14  # down to the suit sign's foot
+    assert quad[:, 0].max() < 150 - 30                               # not the pip
+
+
+def test_index_quad_of_a_blank_corner_is_an_error():
+    with pytest.raises(ValueError, match="no index ink"):
+        realdecks.index_quad(_card())
+
+
+def test_whole_card_cuts_the_card_out_of_overflowing_art():
+    canvas = np.zeros((700, 500, 4), np.uint8)
+    canvas[100:612, 60:426] = _card()
+    cv2.circle(canvas, (470, 40), 20, (0, 0, 255, 255), -1)  # art drawn past the card, clipped when printed
+    card = realdecks._whole_card(canvas, (366, 512))
+    assert card is not None and card.shape[:2] == (512, 366)
+    assert realdecks._whole_card(canvas, (300, 512)) is None  # not the deck's card size: refused
+    assert realdecks._whole_card(np.zeros((50, 50, 4), np.uint8), None) is None
+
+
+def test_real_styles_never_train_and_need_their_cache(tmp_path, monkeypatch):
+    names = {s.name for s in REAL_STYLES}
+    assert names and not names & set(TRAIN_STYLES) and not names & set(TEST_STYLES)
+    assert all(not s.restyle for s in REAL_STYLES)  # the art as printed
+    monkeypatch.setenv("SUECA_DECKS_DIR", str(tmp_path))
+    assert not any(s.name in names for s in resolve_styles(None))
+    with pytest.raises(ValueError, match="fetch-heldout-decks"):
+        resolve_styles("real")
+    with pytest.raises(ValueError, match="unknown held-out deck"):
+        realdecks.fetch_heldout_decks(["no_such_deck"])
+
+
+def test_a_cached_real_deck_is_drawn_as_printed(tmp_path, monkeypatch):
+    from sueca.datasets.cards import render_card_face
+
+    monkeypatch.setenv("SUECA_DECKS_DIR", str(tmp_path))
+    deck = "bellot"
+    folder = tmp_path / deck
+    folder.mkdir()
+    manifest = {"package": "test", "licence": "test", "height": 512, "cards": {}, "backs": ["back.png"]}
+    for k, code in enumerate(realdecks.CODES):
+        img = _card()
+        cv2.putText(img, code, (14, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 200 if code[-1] in "HD" else 0, 255), 3)
+        img[200:300, 150:250, :3] = (30 + k, 90, 200)  # a colour restyling would change
+        cv2.imwrite(str(folder / f"{code}.png"), img)
+        manifest["cards"][code] = {"file": f"{code}.png", "index_quad": realdecks.index_quad(img)}
+    cv2.imwrite(str(folder / "back.png"), _card())
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    svgdeck._manifest.cache_clear()
+    try:
+        assert realdecks.available(deck) and [s.name for s in resolve_styles("real")] == ["real_bellot"]
+        face, quads = render_card_face("7H", "real_bellot", 512)
+        stored = cv2.imread(str(folder / "7H.png"), cv2.IMREAD_UNCHANGED)
+        assert np.array_equal(face[200:300, 150:250], stored[200:300, 150:250])
+        assert np.allclose(quads[0], np.asarray(manifest["cards"]["7H"]["index_quad"]), atol=0.5)
+        assert np.allclose(quads[1], np.array([366, 512]) - quads[0])  # the other corner, turned
+    finally:
+        from sueca.datasets import cards
+
+        svgdeck._manifest.cache_clear()
+        cards._render_face.cache_clear()  # the stand-in deck must not outlive this test
