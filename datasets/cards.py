@@ -131,7 +131,8 @@ def _render_face(code: str, style_name: str, h: int) -> tuple[np.ndarray, np.nda
     glyph = cv2.resize(glyph, (max(1, gw), glyph.shape[0]), interpolation=cv2.INTER_AREA)
     suit_px = max(5, int(round(rank_px * style.index_suit_scale)))
     col_w = max(glyph.shape[1], suit_px)
-    mx = max(int(0.045 * w), int(style.corner_radius * w * 0.55))
+    mx = max(int(0.045 * w), int(style.corner_radius * w * 0.55)) if style.index_inset is None \
+        else int(style.index_inset * w)
     cx = mx + col_w / 2
     ty = int(round(style.index_margin * h))
     _paint_mask(img, glyph, int(round(cx - glyph.shape[1] / 2)), ty, colour)
@@ -147,11 +148,11 @@ def _render_face(code: str, style_name: str, h: int) -> tuple[np.ndarray, np.nda
     quads = np.stack([tl, np.array([w, h], np.float32) - tl])
 
     # Centre: pips, ace or court figure, clear of the index column.
-    inner_x0 = ix1 + int(0.02 * w)
+    inner_x0 = ix1 + int(style.pip_gap * w)
     if rank in PIP_LAYOUTS:
-        pip = int(round(min(0.2 * w, (w - 2 * inner_x0) * 0.46, 0.15 * h)))
+        pip = int(round(min(0.2 * w, (w - 2 * inner_x0) * 0.46, 0.15 * h) * style.pip_scale))
         px0, px1 = inner_x0 + pip * 0.55, w - inner_x0 - pip * 0.55
-        py0, py1 = 0.12 * h + pip * 0.55, 0.88 * h - pip * 0.55
+        py0, py1 = style.pip_top * h + pip * 0.55, (1 - style.pip_top) * h - pip * 0.55
         if px1 - px0 < pip * 1.05:  # narrow styles: keep the columns apart
             px0, px1 = w / 2 - pip * 0.55, w / 2 + pip * 0.55
         m = suit_mask(suit, pip, style.pip_variant)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 #: Letters printed in the index for the court cards and the ace.
@@ -60,6 +60,11 @@ class DeckStyle:
     external: str | None = None       # a fetched real deck ("letele", see svgdeck.py); stock tints it
     art_hue: int = 0                  # real decks: hue turn (degrees) of the court figures' colours
     restyle: bool = True              # real decks: recolour and reletter to this style (False: the art as printed)
+    # where printers differ from the hand-made decks (None / defaults: the hand-made layout)
+    index_inset: float | None = None  # index column's left edge, of the card width
+    pip_gap: float = 0.02             # space between the index column and the pips, of the width
+    pip_scale: float = 1.0            # pip size over the hand-made decks'
+    pip_top: float = 0.12             # top of the pip field, of the card height
 
     def rank_text(self, rank: str) -> str:
         return LETTERS[self.letters].get(rank, rank)
@@ -122,6 +127,10 @@ REAL_STYLES: tuple[DeckStyle, ...] = tuple(
     DeckStyle(f"real_{deck}", external=deck, restyle=False, stock=(255, 255, 255))
     for deck in ("bellot", "kde_standard", "kde_nicu_white", "kde_nicu_ornamental", "kde_tigullio_international",
                  "kde_dondorf"))
+#: The real decks the readers may learn from (``train_real.tune_on_real_decks``); the others
+#: (David Bellot's, KDE's Tigullio International) stay held out for ``scripts/real_decks_check.py``.
+REAL_TRAIN_STYLES: tuple[str, ...] = ("real_kde_standard", "real_kde_nicu_white", "real_kde_nicu_ornamental",
+                                      "real_kde_dondorf")
 
 #: Typefaces a generated deck may print its index in: the upright faces of the
 #: Debian font packages, less those of the held-out styles (their fonts stay unseen).
@@ -171,6 +180,30 @@ def generated_style(k: int) -> DeckStyle:
 TRAIN_STYLES: tuple[str, ...] = tuple(s.name for s in STYLES if s.name not in TEST_STYLES) + tuple(
     f"gen{k:03d}" for k in range(GENERATED_STYLES))
 
+
+def wide_style(k: int) -> DeckStyle:
+    """Deck ``wide{k:03d}``: a generated deck laid out the way many printed decks are and the
+    ``gen`` decks are not: small index hugging the edge, a suit sign half the rank's height,
+    big pips crowding the index and starting level with it. Only the readers learn from them
+    (``WIDE_STYLES``); the locator's recipe keeps its data.
+
+    >>> wide_style(2) == wide_style(2), wide_style(2).name
+    (True, 'wide002')
+    """
+    import random
+
+    r = random.Random(8_800_000 + k)
+    base = generated_style(GENERATED_STYLES + k)
+    return replace(base, name=f"wide{k:03d}", index_scale=round(r.uniform(0.065, 0.15), 3),
+                   index_suit_scale=round(r.uniform(0.38, 0.8), 3), index_inset=round(r.uniform(0.018, 0.06), 3),
+                   index_margin=round(r.uniform(0.018, 0.045), 3), pip_gap=round(r.uniform(0.0, 0.02), 3),
+                   pip_scale=round(r.uniform(1.0, 1.35), 3), pip_top=round(r.uniform(0.05, 0.12), 3))
+
+
+#: How many wide decks the readers learn from (``wide000`` ...).
+WIDE_COUNT = 48
+WIDE_STYLES: tuple[str, ...] = tuple(f"wide{k:03d}" for k in range(WIDE_COUNT))
+
 _BY_NAME = {s.name: s for s in STYLES + REAL_STYLES}
 
 
@@ -179,12 +212,19 @@ def _generated(k: int) -> DeckStyle:
     return generated_style(k)
 
 
+@functools.lru_cache(maxsize=None)
+def _wide(k: int) -> DeckStyle:
+    return wide_style(k)
+
+
 def get_style(name: str | DeckStyle) -> DeckStyle:
     """The style called ``name`` (a DeckStyle is returned as is)."""
     if isinstance(name, DeckStyle):
         return name
     if name.startswith("gen") and name[3:].isdigit():
         return _generated(int(name[3:]))
+    if name.startswith("wide") and name[4:].isdigit():
+        return _wide(int(name[4:]))
     try:
         return _BY_NAME[name]
     except KeyError:
@@ -209,10 +249,11 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
         return tuple(get_style(n) for n in TRAIN_STYLES if usable(get_style(n)))
     if styles == "test":
         return tuple(_BY_NAME[n] for n in TEST_STYLES if usable(_BY_NAME[n]))
-    if styles == "real":
-        out = tuple(s for s in REAL_STYLES if usable(s))
+    if styles in ("real", "real_train", "real_heldout"):
+        out = tuple(s for s in REAL_STYLES if usable(s) and (
+            styles == "real" or (s.name in REAL_TRAIN_STYLES) == (styles == "real_train")))
         if not out:
-            raise ValueError("styles 'real': no held-out real deck is cached; run 'sueca dataset fetch-heldout-decks'")
+            raise ValueError(f"styles {styles!r}: no such real deck is cached; run 'sueca dataset fetch-heldout-decks'")
         return out
     if styles == "all":
         return tuple(s for s in STYLES if usable(s)) + tuple(get_style(n) for n in TRAIN_STYLES if n.startswith("gen"))

@@ -71,16 +71,7 @@ def test_a_cached_real_deck_is_drawn_as_printed(tmp_path, monkeypatch):
     monkeypatch.setenv("SUECA_DECKS_DIR", str(tmp_path))
     deck = "bellot"
     folder = tmp_path / deck
-    folder.mkdir()
-    manifest = {"package": "test", "licence": "test", "height": 512, "cards": {}, "backs": ["back.png"]}
-    for k, code in enumerate(realdecks.CODES):
-        img = _card()
-        cv2.putText(img, code, (14, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 200 if code[-1] in "HD" else 0, 255), 3)
-        img[200:300, 150:250, :3] = (30 + k, 90, 200)  # a colour restyling would change
-        cv2.imwrite(str(folder / f"{code}.png"), img)
-        manifest["cards"][code] = {"file": f"{code}.png", "index_quad": realdecks.index_quad(img)}
-    cv2.imwrite(str(folder / "back.png"), _card())
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    manifest = stand_in_deck(folder)
     svgdeck._manifest.cache_clear()
     try:
         assert realdecks.available(deck) and [s.name for s in resolve_styles("real")] == ["real_bellot"]
@@ -94,3 +85,45 @@ def test_a_cached_real_deck_is_drawn_as_printed(tmp_path, monkeypatch):
 
         svgdeck._manifest.cache_clear()
         cards._render_face.cache_clear()  # the stand-in deck must not outlive this test
+
+
+def stand_in_deck(folder):
+    """52 plain cards with their codes printed in the corner, cached as ``realdecks`` caches a deck."""
+    folder.mkdir(parents=True)
+    manifest = {"package": "test", "licence": "test", "height": 512, "cards": {}, "backs": ["back.png"]}
+    for k, code in enumerate(realdecks.CODES):
+        img = _card()
+        cv2.putText(img, code, (14, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 200 if code[-1] in "HD" else 0, 255), 3)
+        img[200:300, 150:250, :3] = (30 + k, 90, 200)  # a colour restyling would change
+        cv2.imwrite(str(folder / f"{code}.png"), img)
+        manifest["cards"][code] = {"file": f"{code}.png", "index_quad": realdecks.index_quad(img)}
+    cv2.imwrite(str(folder / "back.png"), _card())
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return manifest
+
+
+def test_real_style_groups_split_training_from_held_out(tmp_path, monkeypatch):
+    from sueca.datasets.styles import REAL_TRAIN_STYLES
+
+    monkeypatch.setenv("SUECA_DECKS_DIR", str(tmp_path))
+    stand_in_deck(tmp_path / "kde_standard")
+    stand_in_deck(tmp_path / "bellot")
+    svgdeck._manifest.cache_clear()
+    assert set(REAL_TRAIN_STYLES) < {s.name for s in REAL_STYLES}
+    assert [s.name for s in resolve_styles("real_train")] == ["real_kde_standard"]
+    assert [s.name for s in resolve_styles("real_heldout")] == ["real_bellot"]
+    assert len(resolve_styles("real")) == 2
+    svgdeck._manifest.cache_clear()
+
+
+def test_model_card_reports_real_decks():
+    from sueca.vision.train_card import _real_data, _real_row
+
+    assert _real_data({}) == "" and _real_row({}) == ""
+    text = _real_data({"real_tuned": {"epochs": 4, "scenes": 300, "decks": ["real_kde_standard"]}})
+    assert "300 scenes" in text and "`real_kde_standard`" in text
+    row = _real_row({"real_heldout": {"styles": ["real_bellot"], "scenes": 100, "seeds": [970000, 970099],
+                                      "recall_readable": 0.25, "read_right": 5, "readable_cards": 20,
+                                      "recall_whole": 0.5, "wrong_identities": 1, "reported_identities": 6,
+                                      "locator_recall": 0.9}})
+    assert "real_bellot" in row and "(5/20)" in row and "wrong 1/6" in row and row.endswith("|\n")

@@ -51,3 +51,31 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     assert "reader_tuned" in json.loads((work / "reader_calibration.json").read_text())
     dets = rec(np.full((480, 640, 3), 90, np.uint8))
     assert len(dets.codes) == len(dets.xyxy)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")
+def test_real_deck_tuning_fine_tunes_both_readers(tmp_path):
+    code = f"""
+import json, os, shutil, sys
+from pathlib import Path
+sys.path.insert(0, {str(ROOT / "tests")!r})
+from test_datasets_realdecks import stand_in_deck
+from sueca.vision.train_real import tune_on_real_decks
+m = Path({str(tmp_path)!r}) / "m"
+shutil.copytree({str(ROOT / "models")!r}, m)
+quiet = lambda *a: None
+assert tune_on_real_decks(m, 2, 1, val_scenes=2, log=quiet) is None  # no real deck cached: nothing changes
+stand_in_deck(Path(os.environ["SUECA_DECKS_DIR"]) / "kde_standard")
+before = {{n: (m / n).read_bytes() for n in ("reader.onnx", "reader2.onnx", "recognizer.json")}}
+out = tune_on_real_decks(m, 3, 1, val_scenes=3, log=quiet)["real_tuned"]
+print(json.dumps({{"out": out, "changed": {{n: (m / n).read_bytes() != b for n, b in before.items()}}}}))
+"""
+    env = {**os.environ, "SUECA_DECKS_DIR": str(tmp_path / "decks")}
+    res = subprocess.run([_train_python(), "-c", code], env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    d = json.loads(res.stdout.strip().splitlines()[-1])
+    assert d["changed"] == {"reader.onnx": True, "reader2.onnx": True, "recognizer.json": False}
+    out = d["out"]
+    assert out["decks"] == ["real_kde_standard"] and out["crops"][0] > 0
+    assert out["temperature"] > 0 and out["second_temperature"] > 0

@@ -71,6 +71,26 @@ def _second_look(cfg) -> str:
     return "; a card left unread gets four more" if (cfg.outliner or {}).get("second_look") else ""
 
 
+def _real_data(cal: dict) -> str:
+    rt = cal.get("real_tuned")
+    if not rt:
+        return ""
+    return (f"\nLast, both readers go on learning ({rt['epochs']} epochs, `vision/train_real.py`) from run-time crops of "
+            f"{rt['scenes']} scenes of other artists' decks ({', '.join(f'`{d}`' for d in rt['decks'])}; fetched at build "
+            f"time by `sueca dataset fetch-heldout-decks`, never committed) and {rt['scenes']} of the training styles "
+            f"(seeds from 3500000 and 3600000). The other real decks stay held out.")
+
+
+def _real_row(m: dict) -> str:
+    r = m.get("real_heldout")
+    if not r:
+        return ""
+    return (f"| held-out real decks ({', '.join(r['styles'])}; {r['scenes']} scenes from seed {r['seeds'][0]}) | "
+            f"recall {_pct(r['recall_readable'])} ({r['read_right']}/{r['readable_cards']}), lying whole "
+            f"{_pct(r['recall_whole'])}, wrong {r['wrong_identities']}/{r['reported_identities']}, "
+            f"locator recall {_pct(r['locator_recall'])} |\n")
+
+
 def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     t = metrics.get("timings", {})
     m = metrics
@@ -118,7 +138,7 @@ sees): rough boxes are the new locator's own on those scenes plus simulated ones
 tenth of the card, sides by 12%, 10-degree turns, some square), the target is the card's true
 outline even where a hand or another card covers it. Then the reader goes on learning
 ({getattr(preset, 'reader_tune_epochs', 0)} epochs) from crops cut exactly as at run time, by the locator and the outliner,
-on {getattr(preset, 'reader_tune_scenes', 0)} more scenes (seeds from 3000000), half and half with its first crops.
+on {getattr(preset, 'reader_tune_scenes', 0)} more scenes (seeds from 3000000), half and half with its first crops.{_real_data(cal)}
 
 ## Command
 ```
@@ -147,7 +167,7 @@ reader tuning {t.get('reader_tune_s', 0) / 60:.1f} min, second reader (its data,
 | held-out styles, camera tilted up to 45 degrees ({tilt.get('scenes', 0)} scenes from seed {(tilt.get('seeds') or ['?'])[0]}) | recall {_pct(tilt.get('recall_readable', 0))}, wrong {tilt.get('wrong_identities', 0)}/{tilt.get('reported_identities', 0)}, locator recall {_pct(tilt.get('locator_recall', 0))} |
 | reader crop accuracy (validation) | {_pct(cal.get('val_crop_accuracy', 0))} |
 | {_readers(cfg)} alone, on the true outlines ({tru.get('scenes', 0)} test scenes from seed {(tru.get('seeds') or ['?'])[0]}) | {_pct(tru.get('recall', 0))} ({tru.get('read_right', 0)}/{tru.get('cards', 0)}), wrong {tru.get('wrong', 0)} |
-| median ms per 1280x960 frame (during evaluation) | {m['ms_per_frame_median']:.1f} |
+{_real_row(m)}| median ms per 1280x960 frame (during evaluation) | {m['ms_per_frame_median']:.1f} |
 
 Confusion matrix of readable test cards (columns: read as, "unreadable", "missed"): `confusion.png`.
 

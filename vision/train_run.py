@@ -25,6 +25,7 @@ from sueca.vision.recognizer import READER_CLASSES, RecognizerConfig, load_recog
 VAL_SEED0 = 500_000
 TEST_SEED0 = 900_000
 TILT_SEED0 = 950_000
+REAL_SEED0 = 970_000
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,11 @@ class Preset:
     # a second reader that must agree with the first: (width, reader_extra_scenes); its own
     # run in work/second with this run's locator and outliner; None: one reader
     second_reader: tuple[int, int] | None = None
+    # then both readers go on learning from fetched real decks (train_real.py), this many
+    # scenes of them and as many of the training styles, reader_tune_epochs epochs; 0: no.
+    # Off in every preset: measured, it left a confident wrong reading on validation, so the
+    # threshold rule rose to 0.998 (models/EXPERIMENTS.md, 2026-12-04)
+    real_tune_scenes: int = 0
 
 
 PRESETS = {
@@ -225,6 +231,25 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         timings["second_reader_s"] = sum(sub_t.get(k, 0.0) for k in ("data_s", "reader_s", "reader_tune_s"))
         tfile.write_text(json.dumps(timings))
 
+    # 5c. both readers on other artists' decks, where fetched (two real decks stay held out)
+    if preset.real_tune_scenes and "real_tuned" not in cal:
+        from sueca.vision.train_real import tune_on_real_decks
+
+        t0 = time.time()
+        (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+        done = tune_on_real_decks(model_dir, preset.real_tune_scenes, preset.reader_tune_epochs, preset.seed,
+                                  min(preset.val_scenes, 100), log)
+        cal.update(done or {"real_tuned": None})
+        cfg_extra.write_text(json.dumps(cal, indent=2))
+        timings["real_tune_s"] = time.time() - t0
+        tfile.write_text(json.dumps(timings))
+    if cal.get("real_tuned"):
+        rt = cal["real_tuned"]
+        cfg = replace(cfg, temperature=rt["temperature"])
+        if cfg.second_reader and "second_temperature" in rt:
+            cfg = replace(cfg, second_reader={**cfg.second_reader, "temperature": rt["second_temperature"]})
+        stages["real_tune"] = [rt["scenes"], rt["epochs"], rt["decks"]]
+
     # 6. config; the card threshold is chosen on whole frames of validation scenes
     if cal.get("stages") != stages:  # thresholds chosen with other stages do not hold
         for key in ("pipeline_threshold", "pipeline_val", "video_threshold"):
@@ -266,6 +291,15 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     metrics["tilt45"] = {k: v for k, v in tilt_metrics.items() if k != "wrong_examples"}
     from sueca.vision.train_eval import outline_quality, true_outline_reading
 
+    from sueca.datasets.styles import resolve_styles
+
+    try:  # other artists' decks no model learnt from, where fetched
+        held = [s.name for s in resolve_styles("real_heldout")]
+    except ValueError:
+        held = []
+    if held:
+        real, _ = evaluate(rec, range(REAL_SEED0, REAL_SEED0 + max(preset.test_scenes // 2, 2)), held, log=log)
+        metrics["real_heldout"] = {k: v for k, v in real.items() if k != "options"}
     metrics["reader_true_outlines"] = true_outline_reading(rec, seeds[:max(len(seeds) // 5, 2)], "test")
     metrics["outlines"] = outline_quality(rec, seeds[:max(len(seeds) // 5, 2)], "test")
     timings["eval_s"] = time.time() - t0

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Apply the recipe's real-deck step to an existing model folder (runs in ``.venv-train``).
+
+``sueca train`` runs this step itself (``vision/train_real.py``, after the second
+reader). This script applies it to models already trained: copies ``--model`` to
+``--out``, fine-tunes both readers there, fits their temperatures, chooses the card
+and video thresholds again on the validation scenes (as the recipe does) and
+writes ``recognizer.json``.
+
+    .venv/bin/sueca dataset fetch-heldout-decks
+    .venv-train/bin/python scripts/tune_real_decks.py --model models --out /tmp/real-tuned
+    .venv/bin/python scripts/real_decks_check.py --model /tmp/real-tuned
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", type=Path, default=Path("models"))
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--scenes", type=int, default=300, help="scenes of real decks (and as many synthetic)")
+    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--val-frames", type=int, default=400, help="validation scenes for the thresholds")
+    args = ap.parse_args(argv)
+
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.train_eval import choose_card_threshold, choose_video_threshold, readings
+    from sueca.vision.train_real import VAL_SEED0, tune_on_real_decks
+
+    if args.out.exists():
+        raise SystemExit(f"tune_real_decks: {args.out} exists; choose a new folder")
+    shutil.copytree(args.model, args.out, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    t0 = time.time()
+    done = tune_on_real_decks(args.out, args.scenes, args.epochs)
+    if done is None:
+        raise SystemExit("tune_real_decks: no real training deck cached (sueca dataset fetch-heldout-decks)")
+    path = args.out / "recognizer.json"
+    cfg = json.loads(path.read_text())
+    info = done["real_tuned"]
+    cfg["reader"]["temperature"] = info["temperature"]
+    if "second_temperature" in info:
+        cfg["reader"]["second"]["temperature"] = info["second_temperature"]
+    path.write_text(json.dumps(cfg, indent=1))
+    rows, readable = readings(load_recognizer(args.out), range(VAL_SEED0, VAL_SEED0 + args.val_frames), "train")
+    thr, table = choose_card_threshold(rows, readable)
+    video = choose_video_threshold(table)
+    cfg["reader"]["threshold"], cfg["reader"]["video_threshold"] = thr, video
+    val = cfg.setdefault("info", {}).setdefault("reader_val", {})
+    val.update(real_tuned={**info, "s": round(time.time() - t0)}, pipeline_threshold=thr,
+               pipeline_val={"scenes": args.val_frames, "table": table}, video_threshold=video)
+    path.write_text(json.dumps(cfg, indent=1))
+    print(json.dumps({"threshold": thr, "video_threshold": video, "real_tuned": info,
+                      "val": [(r["threshold"], round(r["recall"], 4), r["wrong"]) for r in table],
+                      "s": round(time.time() - t0)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,66 @@
+"""The readers go on learning from other artists' decks (a recipe step, after the second reader).
+
+Synthetic decks alone do not teach the readers printed decks: on the held-out real
+decks (``scripts/real_decks_check.py``) the installed readers read few cards and
+some wrongly. This step fine-tunes both readers on crops cut as at run time (the
+locator and the outliner of ``model_dir``) from scenes of the real decks in
+``REAL_TRAIN_STYLES`` (when fetched: ``sueca dataset fetch-heldout-decks``), half
+and half with scenes of the training styles, and fits their temperatures again on
+validation scenes of the training styles. The other real decks are never used here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+#: First scene seeds of the real-deck crops and of the synthetic half beside them.
+REAL_TUNE_SEED0 = 3_500_000
+REAL_TUNE_SYNTH_SEED0 = 3_600_000
+VAL_SEED0 = 500_000
+
+
+def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: int = 0, val_scenes: int = 100,
+                       log=print) -> dict | None:
+    """Fine-tune ``reader.pt`` and the second reader in ``model_dir`` in place (ONNX too).
+    Returns ``{"real_tuned": {...}}`` (new temperatures, decks, crop accuracies), or None
+    when no real training deck is cached (the readers stay as they are)."""
+    from sueca.datasets.styles import resolve_styles
+    from sueca.vision.recognizer import softmax
+    from sueca.vision.rectify import CropSpec
+    from sueca.vision.train_data import build_recognizer_crops
+    from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict, train_reader
+
+    model_dir = Path(model_dir)
+    try:
+        decks = [s.name for s in resolve_styles("real_train")]
+    except ValueError as e:
+        log(f"real-deck tuning skipped: {e}")
+        return None
+    xr, yr = build_recognizer_crops(range(REAL_TUNE_SEED0 + seed, REAL_TUNE_SEED0 + seed + scenes), decks,
+                                   model_dir, log=log)
+    xs, ys = build_recognizer_crops(range(REAL_TUNE_SYNTH_SEED0 + seed, REAL_TUNE_SYNTH_SEED0 + seed + scenes),
+                                   "train", model_dir, log=log)
+    vx, vy = build_recognizer_crops(range(VAL_SEED0, VAL_SEED0 + val_scenes), "train", model_dir, log=log)
+    x, y = np.concatenate([xr, xs]), np.concatenate([yr, ys])
+    log(f"real-deck tuning: {len(yr)} crops of {', '.join(decks)} + {len(ys)} of the training styles")
+    cfg = json.loads((model_dir / "recognizer.json").read_text())
+    second = cfg["reader"].get("second")
+    out = {"scenes": scenes, "epochs": epochs, "decks": decks, "crops": [int(len(yr)), int(len(ys))]}
+    for name, key in (("reader", "temperature"), ("reader2", "second_temperature")):
+        if name == "reader2" and not second:
+            continue
+        stem = "reader" if name == "reader" else Path(second["pt"]).stem
+        model = train_reader(x, y, epochs, lr=1e-3, seed=seed + 7, log=log, init=load_reader(model_dir / f"{stem}.pt"))
+        logits = predict(model, vx)
+        temp = fit_temperature(logits, vy)
+        acc = float(np.mean(softmax(logits, temp).argmax(1) == vy))
+        export_reader(model, CropSpec().size, model_dir / f"{stem}.onnx", model_dir / f"{stem}.pt")
+        out[key], out[f"{name}_val_crop_accuracy"] = temp, acc
+        log(f"real-deck tuning: {name} run-time val crop accuracy {acc:.4f}, T={temp:.3f}")
+    return {"real_tuned": out}
+
+
+__all__ = ["tune_on_real_decks", "REAL_TUNE_SEED0"]
