@@ -38,8 +38,61 @@ def _heart_pts(n: int, s: float, variant: int, flip: bool) -> np.ndarray:
     return np.stack([0.5 + x * widen, 0.5 + y * 0.95], 1) * s
 
 
+def _stem(mask: np.ndarray, s: float, top: float, width: float, neck: float, flare: float) -> None:
+    """A stem from ``top`` to the foot: ``neck`` wide at the top, ``width`` at the foot, its
+    sides curving out with the power ``flare`` (1 straight, 3 a thin stem on a wide foot)."""
+    bot = 0.98 * s
+    k = np.linspace(0, 1, 16)
+    half = neck / 2 + (width - neck) / 2 * k ** flare
+    left = np.stack([s / 2 - half, top + (bot - top) * k], 1)
+    right = np.stack([s / 2 + half[::-1], top + (bot - top) * k[::-1]], 1)
+    _poly(mask, np.concatenate([left, right]))
+
+
+def _draw_drawn(mask: np.ndarray, suit: str, variant: int) -> None:
+    """Variants 4 and up: proportions drawn from ``variant``, as printers' suit signs differ
+    (narrow or fat spades, thin or thick stems, small or big club leaves)."""
+    s = mask.shape[0]
+    r = np.random.default_rng(10_000 + variant)
+    if suit in "HS":
+        t = np.linspace(0, 2 * np.pi, 120, endpoint=False)
+        lobe, widen, point = r.uniform(0.7, 1.35), r.uniform(0.78, 1.12), r.uniform(0.8, 1.2)
+        x = 16 * np.sin(t) ** 3 / 34.0
+        y = -(13 * point * np.cos(t) - 5 * lobe * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t))
+        y = (y - y.min()) / (y.max() - y.min()) - 0.5
+        if suit == "H":
+            _poly(mask, np.stack([0.5 + x * widen, 0.5 + y * 0.95], 1) * s)
+            return
+        body = r.uniform(0.72, 0.9)
+        pts = np.stack([0.5 + x * widen * body, (0.5 - y) * body + 0.01], 1) * s
+        _poly(mask, pts)
+        _stem(mask, s, body * 0.6 * s, r.uniform(0.12, 0.34) * s, r.uniform(0.03, 0.1) * s, r.uniform(1.0, 3.5))
+    elif suit == "D":
+        bow, half_w = r.uniform(-0.02, 0.2), r.uniform(0.28, 0.42)
+        corners = np.array([[0.5, 0.02], [0.5 + half_w, 0.5], [0.5, 0.98], [0.5 - half_w, 0.5]])
+        pts = []
+        for i in range(4):
+            a, b = corners[i], corners[(i + 1) % 4]
+            mid = (a + b) / 2
+            mid = mid + (np.array([0.5, 0.5]) - mid) * bow
+            for u in np.linspace(0, 1, 10, endpoint=False):
+                pts.append((1 - u) ** 2 * a + 2 * (1 - u) * u * mid + u ** 2 * b)
+        _poly(mask, np.array(pts) * s)
+    else:
+        rad, spread, cy = r.uniform(0.16, 0.25) * s, r.uniform(0.17, 0.26) * s, r.uniform(0.36, 0.46) * s
+        drop = r.uniform(0.3, 0.6)
+        _circle(mask, (s / 2, cy - spread * 0.95), rad)
+        _circle(mask, (s / 2 - spread, cy + spread * drop), rad)
+        _circle(mask, (s / 2 + spread, cy + spread * drop), rad)
+        _circle(mask, (s / 2, cy + spread * 0.1), rad * 0.6)
+        _stem(mask, s, cy, r.uniform(0.12, 0.34) * s, r.uniform(0.03, 0.1) * s, r.uniform(1.0, 3.5))
+
+
 def _draw(mask: np.ndarray, suit: str, variant: int) -> None:
     s = mask.shape[0]
+    if variant >= 4 and suit in "SHDC":
+        _draw_drawn(mask, suit, variant)
+        return
     if suit == "H":
         _poly(mask, _heart_pts(120, s, variant, flip=False))
     elif suit == "S":

@@ -184,8 +184,9 @@ TRAIN_STYLES: tuple[str, ...] = tuple(s.name for s in STYLES if s.name not in TE
 def wide_style(k: int) -> DeckStyle:
     """Deck ``wide{k:03d}``: a generated deck laid out the way many printed decks are and the
     ``gen`` decks are not: small index hugging the edge, a suit sign half the rank's height,
-    big pips crowding the index and starting level with it. Only the readers learn from them
-    (``WIDE_STYLES``); the locator's recipe keeps its data.
+    big pips crowding the index and starting level with it, suit signs of their own
+    proportions (``pips.py`` variants 4 and up). Not in ``train``: no recipe step uses them
+    yet (``models/EXPERIMENTS.md``, 2026-12-04).
 
     >>> wide_style(2) == wide_style(2), wide_style(2).name
     (True, 'wide002')
@@ -197,7 +198,8 @@ def wide_style(k: int) -> DeckStyle:
     return replace(base, name=f"wide{k:03d}", index_scale=round(r.uniform(0.065, 0.15), 3),
                    index_suit_scale=round(r.uniform(0.38, 0.8), 3), index_inset=round(r.uniform(0.018, 0.06), 3),
                    index_margin=round(r.uniform(0.018, 0.045), 3), pip_gap=round(r.uniform(0.0, 0.02), 3),
-                   pip_scale=round(r.uniform(1.0, 1.35), 3), pip_top=round(r.uniform(0.05, 0.12), 3))
+                   pip_scale=round(r.uniform(1.0, 1.35), 3), pip_top=round(r.uniform(0.05, 0.12), 3),
+                   pip_variant=4 + k)  # suit signs of their own proportions (pips.py, variants >= 4)
 
 
 #: How many wide decks the readers learn from (``wide000`` ...).

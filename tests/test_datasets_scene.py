@@ -201,3 +201,18 @@ def test_photo_textures_are_optional(tmp_path, monkeypatch):
     assert not phototex.available() and table_kinds() == KINDS
     fetchers = 'def gravel():\n    """licensed under the Creative Commons CC0 License."""\n\ndef coins():\n    """x"""\n'
     assert phototex._licence_ok(fetchers, "gravel") and not phototex._licence_ok(fetchers, "coins")
+
+
+def test_drawn_suit_signs_differ_by_variant_and_keep_their_colour_and_place():
+    from sueca.datasets.pips import suit_mask
+
+    for suit in "SHDC":
+        a, b = suit_mask(suit, 48, 4), suit_mask(suit, 48, 5)
+        assert a.shape == (48, 48) and not np.array_equal(a, b)  # proportions drawn per variant
+        assert np.array_equal(a, suit_mask(suit, 48, 4))         # and fixed by it
+        assert 0.15 < a.mean() / 255 < 0.75
+        ys, xs = np.nonzero(a > 127)
+        assert abs(xs.mean() - 23.5) < 4  # upright and centred: a stem stays under its body
+    spade, club = suit_mask("S", 48, 7), suit_mask("C", 48, 7)
+    assert np.mean((spade > 127) != (club > 127)) > 0.1
+    assert get_style("wide003").pip_variant >= 4 and all(get_style(n).pip_variant < 4 for n in TRAIN_STYLES[:20])
