@@ -127,3 +127,11 @@ def test_model_card_reports_real_decks():
                                       "recall_whole": 0.5, "wrong_identities": 1, "reported_identities": 6,
                                       "locator_recall": 0.9}})
     assert "real_bellot" in row and "(5/20)" in row and "wrong 1/6" in row and row.endswith("|\n")
+
+
+def test_fetch_command_names_an_unknown_deck(capsys):
+    from sueca.cli import main
+
+    assert main(["dataset", "fetch-heldout-decks", "no_such_deck"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown held-out deck 'no_such_deck'" in err and "bellot" in err
