@@ -121,7 +121,8 @@ after the other:
 
 ## Data
 Only synthetic scenes from `sueca.datasets.scene.render_scene` (the project's own generator;
-no third-party images). Training: {preset.train_scenes} scenes, seeds {preset.seed}..{preset.seed + preset.train_scenes - 1},
+the only third-party images, used where fetched at build time: the CC0 `kennard*` deck art
+of `sueca dataset fetch-deck` and the CC0 photo textures of `fetch-textures`). Training: {preset.train_scenes} scenes, seeds {preset.seed}..{preset.seed + preset.train_scenes - 1},
 deck styles `train`: the hand-made ones but the held-out two, plus {n_gen} generated decks
 (`sueca.datasets.styles.generated_style`: index typeface drawn from {n_fonts} Debian fonts, the
 held-out decks' typefaces excluded; index size and place, colours, pips and courts drawn too), 1280x960.
