@@ -38,6 +38,19 @@ def _heart_pts(n: int, s: float, variant: int, flip: bool) -> np.ndarray:
     return np.stack([0.5 + x * widen, 0.5 + y * 0.95], 1) * s
 
 
+def _diamond(mask: np.ndarray, s: float, bow: float, half_w: float) -> None:
+    """A diamond whose sides curve in by ``bow`` (quadratic Bezier towards the centre)."""
+    corners = np.array([[0.5, 0.02], [0.5 + half_w, 0.5], [0.5, 0.98], [0.5 - half_w, 0.5]])
+    pts = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        mid = (a + b) / 2
+        mid = mid + (np.array([0.5, 0.5]) - mid) * bow
+        for t in np.linspace(0, 1, 10, endpoint=False):
+            pts.append((1 - t) ** 2 * a + 2 * (1 - t) * t * mid + t ** 2 * b)
+    _poly(mask, np.array(pts) * s)
+
+
 def _stem(mask: np.ndarray, s: float, top: float, width: float, neck: float, flare: float) -> None:
     """A stem from ``top`` to the foot: ``neck`` wide at the top, ``width`` at the foot, its
     sides curving out with the power ``flare`` (1 straight, 3 a thin stem on a wide foot)."""
@@ -68,16 +81,8 @@ def _draw_drawn(mask: np.ndarray, suit: str, variant: int) -> None:
         _poly(mask, pts)
         _stem(mask, s, body * 0.6 * s, r.uniform(0.12, 0.34) * s, r.uniform(0.03, 0.1) * s, r.uniform(1.0, 3.5))
     elif suit == "D":
-        bow, half_w = r.uniform(-0.02, 0.2), r.uniform(0.28, 0.42)
-        corners = np.array([[0.5, 0.02], [0.5 + half_w, 0.5], [0.5, 0.98], [0.5 - half_w, 0.5]])
-        pts = []
-        for i in range(4):
-            a, b = corners[i], corners[(i + 1) % 4]
-            mid = (a + b) / 2
-            mid = mid + (np.array([0.5, 0.5]) - mid) * bow
-            for u in np.linspace(0, 1, 10, endpoint=False):
-                pts.append((1 - u) ** 2 * a + 2 * (1 - u) * u * mid + u ** 2 * b)
-        _poly(mask, np.array(pts) * s)
+        bow = r.uniform(-0.02, 0.2)
+        _diamond(mask, s, bow, r.uniform(0.28, 0.42))
     else:
         rad, spread, cy = r.uniform(0.16, 0.25) * s, r.uniform(0.17, 0.26) * s, r.uniform(0.36, 0.46) * s
         drop = r.uniform(0.3, 0.6)
@@ -106,17 +111,8 @@ def _draw(mask: np.ndarray, suit: str, variant: int) -> None:
         right = np.stack([s / 2 + 0.03 * s + (stem_w / 2) * k[::-1] ** 2, top + (bot - top) * k[::-1]], 1)
         _poly(mask, np.concatenate([left, right]))
     elif suit == "D":
-        bow = (0.10, 0.0, 0.16, 0.06)[variant % 4]  # inward curve of the sides
-        half_w = (0.36, 0.40, 0.33, 0.38)[variant % 4]
-        corners = np.array([[0.5, 0.02], [0.5 + half_w, 0.5], [0.5, 0.98], [0.5 - half_w, 0.5]])
-        pts = []
-        for i in range(4):
-            a, b = corners[i], corners[(i + 1) % 4]
-            mid = (a + b) / 2
-            mid = mid + (np.array([0.5, 0.5]) - mid) * bow
-            for t in np.linspace(0, 1, 10, endpoint=False):
-                pts.append((1 - t) ** 2 * a + 2 * (1 - t) * t * mid + t ** 2 * b)
-        _poly(mask, np.array(pts) * s)
+        # bow: inward curve of the sides
+        _diamond(mask, s, (0.10, 0.0, 0.16, 0.06)[variant % 4], (0.36, 0.40, 0.33, 0.38)[variant % 4])
     elif suit == "C":
         r = (0.2, 0.22, 0.185, 0.21)[variant % 4] * s
         spread = (0.22, 0.24, 0.2, 0.235)[variant % 4] * s
