@@ -16,10 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
+from sueca.vision.train_run import VAL_SEED0
+
 #: First scene seeds of the real-deck crops and of the synthetic half beside them.
 REAL_TUNE_SEED0 = 3_500_000
 REAL_TUNE_SYNTH_SEED0 = 3_600_000
-VAL_SEED0 = 500_000
 
 
 def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: int = 0, val_scenes: int = 100,
