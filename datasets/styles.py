@@ -183,7 +183,7 @@ TRAIN_STYLES: tuple[str, ...] = tuple(s.name for s in STYLES if s.name not in TE
 
 def wide_style(k: int) -> DeckStyle:
     """Deck ``wide{k:03d}``: a generated deck laid out the way many printed decks are and the
-    ``gen`` decks are not: small index hugging the edge, a suit sign half the rank's height,
+    ``gen`` decks are not: small index hugging the edge, a small suit sign under the rank,
     big pips crowding the index and starting level with it, suit signs of their own
     proportions (``pips.py`` variants 4 and up). Not in ``train``: no recipe step uses them
     yet (``models/EXPERIMENTS.md``, 2026-12-04).
@@ -202,7 +202,7 @@ def wide_style(k: int) -> DeckStyle:
                    pip_variant=4 + k)  # suit signs of their own proportions (pips.py, variants >= 4)
 
 
-#: How many wide decks the readers learn from (``wide000`` ...).
+#: How many wide decks there are (``wide000`` ...).
 WIDE_COUNT = 48
 WIDE_STYLES: tuple[str, ...] = tuple(f"wide{k:03d}" for k in range(WIDE_COUNT))
 
@@ -243,7 +243,9 @@ def usable(style: DeckStyle) -> bool:
 
 
 def resolve_styles(styles) -> tuple[DeckStyle, ...]:
-    """None -> training styles; "test" -> held-out styles; else names or DeckStyles.
+    """None -> training styles; "test" -> held-out styles; "real", "real_train",
+    "real_heldout" -> other artists' decks (all, those ``REAL_TRAIN_STYLES`` names, the
+    others; an error when none is cached); else names or DeckStyles.
 
     Real-deck styles whose art is not cached are left out of the named groups.
     """
