@@ -37,6 +37,11 @@ SUITS = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 CODES = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
 
 
+def _names(code: str) -> tuple[str, str]:
+    """("queen", "heart") for "QH": the rank and suit words both packages name their cards by."""
+    return RANKS.get(code[:-1], code[:-1]), SUITS[code[-1]]
+
+
 @dataclass(frozen=True)
 class Source:
     """Where one deck comes from: ``kind`` "npm" (PNG files in the package) or "deb" (a KDE theme)."""
@@ -129,7 +134,7 @@ def _kde_cards(theme: Path) -> tuple[dict, np.ndarray | None]:
     if probe is None:
         raise RuntimeError(f"{theme.name}: no element '2_club'")
     zoom = HEIGHT / probe.shape[0]
-    renders = {code: _rsvg(svg, f"{RANKS.get(code[:-1], code[:-1])}_{SUITS[code[-1]]}", zoom) for code in CODES}
+    renders = {code: _rsvg(svg, "_".join(_names(code)), zoom) for code in CODES}
     plain = [c for c in (_whole_card(r, None) for r in renders.values() if r is not None) if c is not None]
     if not plain:
         return {}, None
@@ -213,13 +218,15 @@ def fetch_heldout_decks(names=None, force: bool = False, log=print) -> dict[str,
             try:
                 if src.kind == "npm":
                     with _npm_pack(src, tempfile.mkdtemp(dir=tmp)) as tf:
-                        cards, back = {}, None
+                        def png(name: str) -> np.ndarray:
+                            data = tf.extractfile(f"{src.path}/{name}.png").read()
+                            return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+
+                        cards = {}
                         for code in CODES:
-                            member = f"{src.path}/{SUITS[code[-1]]}_{RANKS.get(code[:-1], code[:-1])}.png"
-                            data = tf.extractfile(member).read()
-                            cards[code] = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
-                        back = cv2.imdecode(np.frombuffer(tf.extractfile(f"{src.path}/back.png").read(), np.uint8),
-                                            cv2.IMREAD_UNCHANGED)
+                            rank, suit = _names(code)
+                            cards[code] = png(f"{suit}_{rank}")
+                        back = png("back")
                 else:
                     if deb_root is None:
                         deb_root = _deb_tree(src, tempfile.mkdtemp(dir=tmp))

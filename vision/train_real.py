@@ -50,17 +50,15 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     cfg = json.loads((model_dir / "recognizer.json").read_text())
     second = cfg["reader"].get("second")
     out = {"scenes": scenes, "epochs": epochs, "decks": decks, "crops": [int(len(yr)), int(len(ys))]}
-    for name, key in (("reader", "temperature"), ("reader2", "second_temperature")):
-        if name == "reader2" and not second:
-            continue
-        stem = "reader" if name == "reader" else Path(second["pt"]).stem
+    readers = [("reader", "temperature")] + ([(Path(second["pt"]).stem, "second_temperature")] if second else [])
+    for stem, key in readers:
         model = train_reader(x, y, epochs, lr=1e-3, seed=seed + 7, log=log, init=load_reader(model_dir / f"{stem}.pt"))
         logits = predict(model, vx)
         temp = fit_temperature(logits, vy)
         acc = float(np.mean(softmax(logits, temp).argmax(1) == vy))
         export_reader(model, CropSpec().size, model_dir / f"{stem}.onnx", model_dir / f"{stem}.pt")
-        out[key], out[f"{name}_val_crop_accuracy"] = temp, acc
-        log(f"real-deck tuning: {name} run-time val crop accuracy {acc:.4f}, T={temp:.3f}")
+        out[key], out[f"{stem}_val_crop_accuracy"] = temp, acc
+        log(f"real-deck tuning: {stem} run-time val crop accuracy {acc:.4f}, T={temp:.3f}")
     return {"real_tuned": out}
 
 
