@@ -144,6 +144,14 @@ GENERATED_FONTS: tuple[str, ...] = (
     "LiberationSerif-Regular.ttf", "LiberationMono-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf",
     "DejaVuSansMono-Bold.ttf", "DejaVuSerif-Bold.ttf",
 )
+#: More index typefaces for the glyph decks only (Debian fonts-noto-core, fonts-texgyre), so the
+#: decks that existed before keep drawing the same faces.
+EXTRA_INDEX_FONTS: tuple[str, ...] = (
+    "NotoSans-Bold.ttf", "NotoSans-Regular.ttf", "NotoSerif-Bold.ttf", "NotoSerif-Regular.ttf",
+    "NotoSansDisplay-Bold.ttf", "NotoSerifDisplay-Bold.ttf", "texgyreheros-bold.otf", "texgyreheros-regular.otf",
+    "texgyreheroscn-bold.otf", "texgyretermes-bold.otf", "texgyrepagella-bold.otf", "texgyrebonum-bold.otf",
+    "texgyreschola-bold.otf", "texgyreadventor-bold.otf", "texgyrecursor-bold.otf",
+)
 #: How many generated decks join the training styles (``gen000`` ...).
 GENERATED_STYLES = 48
 _SUIT_SETS = ({"S": BLACK, "H": RED, "D": RED, "C": BLACK}, {"S": BLACK, "H": DARK_RED, "D": DARK_RED, "C": BLACK},
@@ -206,6 +214,29 @@ def wide_style(k: int) -> DeckStyle:
 WIDE_COUNT = 48
 WIDE_STYLES: tuple[str, ...] = tuple(f"wide{k:03d}" for k in range(WIDE_COUNT))
 
+
+
+def glyph_style(k: int) -> DeckStyle:
+    """Deck ``glyph{k:03d}``: a generated deck (even ``k``) or a wide one (odd ``k``) whose
+    pips and index suit signs are a typeface's (``pips.py``, variants ``GLYPH_VARIANT0`` on),
+    its index printed in two of ``GENERATED_FONTS`` and ``EXTRA_INDEX_FONTS``.
+
+    >>> glyph_style(3).pip_variant - glyph_style(2).pip_variant, glyph_style(3).name
+    (1, 'glyph003')
+    """
+    from .pips import GLYPH_VARIANT0
+
+    import random
+
+    base = wide_style(WIDE_COUNT + k) if k % 2 else generated_style(GENERATED_STYLES + WIDE_COUNT + k)
+    fonts = tuple(random.Random(9_900_000 + k).sample(GENERATED_FONTS + EXTRA_INDEX_FONTS, 2))
+    return replace(base, name=f"glyph{k:03d}", pip_variant=GLYPH_VARIANT0 + k, fonts=fonts)
+
+
+#: How many glyph decks there are (``glyph000`` ...).
+GLYPH_COUNT = 58
+GLYPH_STYLES: tuple[str, ...] = tuple(f"glyph{k:03d}" for k in range(GLYPH_COUNT))
+
 _BY_NAME = {s.name: s for s in STYLES + REAL_STYLES}
 
 
@@ -219,6 +250,11 @@ def _wide(k: int) -> DeckStyle:
     return wide_style(k)
 
 
+@functools.lru_cache(maxsize=None)
+def _glyph(k: int) -> DeckStyle:
+    return glyph_style(k)
+
+
 def get_style(name: str | DeckStyle) -> DeckStyle:
     """The style called ``name`` (a DeckStyle is returned as is)."""
     if isinstance(name, DeckStyle):
@@ -227,6 +263,8 @@ def get_style(name: str | DeckStyle) -> DeckStyle:
         return _generated(int(name[3:]))
     if name.startswith("wide") and name[4:].isdigit():
         return _wide(int(name[4:]))
+    if name.startswith("glyph") and name[5:].isdigit():
+        return _glyph(int(name[5:]))
     try:
         return _BY_NAME[name]
     except KeyError:
@@ -270,8 +308,11 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
 
 
 # Debian packages fonts-dejavu, fonts-liberation, fonts-urw-base35 and fonts-freefont-ttf give the
-# typefaces named above; a missing one falls back to the next candidate, then to any font found.
-_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"))
+# typefaces named above (the glyph decks' also fonts-noto-core, fonts-texgyre, fonts-texgyre-math,
+# fonts-stix, fonts-symbola: TeX Gyre lives under texmf); a missing one falls back to the next
+# candidate, then to any font found.
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", os.path.expanduser("~/.fonts"),
+              "/usr/share/texmf/fonts/opentype")
 
 
 @functools.lru_cache(maxsize=None)

@@ -4,11 +4,11 @@
 Trains the reader's network (``reader_net``, 5 classes: S H D C, "no card") on the
 whole rectified card (64x48, true outline jittered by 2.5% of the card's diagonal)
 from table scenes of the training styles (``--wide``: and the ``wide`` decks, with
-their own suit-sign proportions), then prints per deck style the suit accuracy on
+their own suit-sign proportions; ``--glyph``: and the ``glyph`` decks, typefaces' suit signs), then prints per deck style the suit accuracy on
 40 scenes and how many crops it was sure of (p >= 0.9), right and wrong. Nothing is
 installed; ``models/EXPERIMENTS.md`` (2026-12-04) has the figures.
 
-    .venv-train/bin/python scripts/face_suit_probe.py --scenes 500 --epochs 6 [--wide]
+    .venv-train/bin/python scripts/face_suit_probe.py --scenes 500 --epochs 6 [--wide] [--glyph]
 """
 
 from __future__ import annotations
@@ -59,15 +59,17 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=500)
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--wide", action="store_true", help="train on the wide decks too")
+    ap.add_argument("--glyph", action="store_true", help="train on the glyph decks too (typefaces' suit signs)")
     args = ap.parse_args(argv)
 
-    from sueca.datasets.styles import REAL_STYLES, WIDE_STYLES, resolve_styles, usable
+    from sueca.datasets.styles import GLYPH_STYLES, REAL_STYLES, WIDE_STYLES, resolve_styles, usable
     from sueca.vision.reader_net import build_reader
     from sueca.vision.recognizer import softmax
     from sueca.vision.train_reader import predict, train_reader
 
     t0 = time.time()
-    styles = [s.name for s in resolve_styles("train")] + (list(WIDE_STYLES) if args.wide else [])
+    styles = [s.name for s in resolve_styles("train")] + (list(WIDE_STYLES) if args.wide else []) + (
+        list(GLYPH_STYLES) if args.glyph else [])
     x, y = build(range(4_000_000, 4_000_000 + args.scenes), styles)
     print(f"train crops {len(y)} per class {np.bincount(y).tolist()}", flush=True)
     model = train_reader(x, y, args.epochs, lr=3e-3, seed=3, init=build_reader(5, 16), log=print)

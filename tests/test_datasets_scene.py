@@ -26,7 +26,7 @@ def _is_key(img):
     return (img[..., 1] > 240) & (img[..., 0] < 15) & (img[..., 2] < 15)
 
 
-@pytest.mark.parametrize("style", [s.name for s in STYLES if usable(s)] + ["gen005", "wide000", "wide017", "wide031"])
+@pytest.mark.parametrize("style", [s.name for s in STYLES if usable(s)] + ["gen005", "wide000", "wide017", "wide031", "glyph000", "glyph007"])
 def test_card_face_anatomy(style):
     img, quads = render_card_face("10D", style, 400)
     h, w = img.shape[:2]
@@ -216,3 +216,40 @@ def test_drawn_suit_signs_differ_by_variant_and_keep_their_colour_and_place():
     spade, club = suit_mask("S", 48, 7), suit_mask("C", 48, 7)
     assert np.mean((spade > 127) != (club > 127)) > 0.1
     assert get_style("wide003").pip_variant >= 4 and all(get_style(n).pip_variant < 4 for n in TRAIN_STYLES[:20])
+
+
+def _top_width(mask) -> float:
+    """Ink width a tenth of the way down the sign, over its widest row: small for a spade's
+    point or a diamond's, large for a club's top leaf or a heart's lobes."""
+    m = mask > 127
+    ys = np.nonzero(m.any(1))[0]
+    return m[int(ys.min() + 0.1 * (ys.max() - ys.min()))].sum() / m.sum(1).max()
+
+
+def test_typeface_suit_signs_are_the_right_suits():
+    from sueca.datasets.pips import GLYPH_VARIANT0, glyph_fonts, suit_mask
+
+    fonts = glyph_fonts()
+    if not fonts:
+        pytest.skip("no typeface with suit signs on this machine (fonts-dejavu gives some)")
+    for k, name in enumerate(fonts):
+        spade, club, heart, diamond = (suit_mask(s, 64, GLYPH_VARIANT0 + k) for s in "SCHD")
+        # a font with its spade and club swapped (FreeSerif Bold) would teach wrong suits
+        assert _top_width(spade) < 0.3 < _top_width(club), name
+        assert _top_width(heart) > 0.6 and _top_width(diamond) < 0.35, name
+        for m in (spade, club, heart, diamond):
+            assert 0.15 < m.mean() / 255 < 0.8, name
+            assert abs(np.nonzero(m > 127)[1].mean() - 31.5) < 5, name  # centred
+
+
+def test_glyph_decks_use_typeface_suits_and_fall_back_to_drawn_ones(monkeypatch):
+    from sueca.datasets import pips
+
+    deck = get_style("glyph005")
+    assert deck.name == "glyph005" and deck.pip_variant == pips.GLYPH_VARIANT0 + 5 and deck == get_style("glyph005")
+    assert deck.name not in TRAIN_STYLES
+    monkeypatch.setattr(pips, "glyph_fonts", lambda: ())
+    a, b = np.zeros((48, 48), np.uint8), np.zeros((48, 48), np.uint8)
+    pips._draw(a, "S", pips.GLYPH_VARIANT0 + 5)
+    pips._draw(b, "S", 4 + 5)
+    assert np.array_equal(a, b) and a.mean() > 20
