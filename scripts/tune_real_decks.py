@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--scenes", type=int, default=300, help="scenes of real decks (and as many synthetic)")
     ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--decks", default="real_train", choices=["real_train", "glyph", "glyph+real_train"],
+                    help="the new crops' decks: other artists' (fetched), the glyph decks, or both")
     ap.add_argument("--val-frames", type=int, default=400, help="validation scenes for the thresholds")
     args = ap.parse_args(argv)
 
@@ -38,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"tune_real_decks: {args.out} exists; choose a new folder")
     shutil.copytree(args.model, args.out, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     t0 = time.time()
-    done = tune_on_real_decks(args.out, args.scenes, args.epochs)
+    done = tune_on_real_decks(args.out, args.scenes, args.epochs, decks=args.decks)
     if done is None:
         raise SystemExit("tune_real_decks: no real training deck cached (sueca dataset fetch-heldout-decks)")
     path = args.out / "recognizer.json"

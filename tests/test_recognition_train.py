@@ -69,7 +69,9 @@ assert tune_on_real_decks(m, 2, 1, val_scenes=2, log=quiet) is None  # no real d
 stand_in_deck(Path(os.environ["SUECA_DECKS_DIR"]) / "kde_standard")
 before = {{n: (m / n).read_bytes() for n in ("reader.onnx", "reader2.onnx", "recognizer.json")}}
 out = tune_on_real_decks(m, 3, 1, val_scenes=3, log=quiet)["real_tuned"]
-print(json.dumps({{"out": out, "changed": {{n: (m / n).read_bytes() != b for n, b in before.items()}}}}))
+changed = {{n: (m / n).read_bytes() != b for n, b in before.items()}}
+both = tune_on_real_decks(m, 2, 1, val_scenes=2, log=quiet, decks="glyph+real_train")["real_tuned"]
+print(json.dumps({{"out": out, "changed": changed, "both": both}}))
 """
     env = {**os.environ, "SUECA_DECKS_DIR": str(tmp_path / "decks")}
     res = subprocess.run([_train_python(), "-c", code], env=env, capture_output=True, text=True, timeout=600)
@@ -79,3 +81,6 @@ print(json.dumps({{"out": out, "changed": {{n: (m / n).read_bytes() != b for n, 
     out = d["out"]
     assert out["decks"] == ["real_kde_standard"] and out["crops"][0] > 0
     assert out["temperature"] > 0 and out["second_temperature"] > 0
+    both = d["both"]  # the glyph decks and the real ones, half and half with the training styles
+    assert both["decks"][0] == "glyph000" and both["decks"][-1] == "real_kde_standard"
+    assert both["crops"][0] > 0 and both["crops"][1] > 0

@@ -75,9 +75,15 @@ def _real_data(cal: dict) -> str:
     rt = cal.get("real_tuned")
     if not rt:
         return ""
+    glyph = [d for d in rt["decks"] if d.startswith("glyph")]
+    real = [d for d in rt["decks"] if not d.startswith("glyph")]
+    groups = ([f"{len(glyph)} generated decks with typefaces' suit signs (`{glyph[0]}`-`{glyph[-1]}`, "
+               "`datasets/README.md`)"] if glyph else []) + \
+        ([f"other artists' decks ({', '.join(f'`{d}`' for d in real)}; fetched at build time by "
+          "`sueca dataset fetch-heldout-decks`, never committed)"] if real else [])
+    n = len(groups)
     return (f"\nLast, both readers go on learning ({rt['epochs']} epochs, `vision/train_real.py`) from run-time crops of "
-            f"{rt['scenes']} scenes of other artists' decks ({', '.join(f'`{d}`' for d in rt['decks'])}; fetched at build "
-            f"time by `sueca dataset fetch-heldout-decks`, never committed) and {rt['scenes']} of the training styles "
+            f"{rt['scenes']} scenes each of {' and of '.join(groups)}, and {rt['scenes'] * n} of the training styles "
             f"(seeds from 3500000 and 3600000). The other real decks stay held out.")
 
 

@@ -24,29 +24,43 @@ REAL_TUNE_SYNTH_SEED0 = 3_600_000
 
 
 def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: int = 0, val_scenes: int = 100,
-                       log=print) -> dict | None:
+                       log=print, decks: str = "real_train") -> dict | None:
     """Fine-tune ``reader.pt`` and the second reader in ``model_dir`` in place (ONNX too).
     Returns ``{"real_tuned": {...}}`` (new temperatures, decks, crop accuracies), or None
-    when no real training deck is cached (the readers stay as they are)."""
-    from sueca.datasets.styles import resolve_styles
+    when no real training deck is cached (the readers stay as they are).
+
+    ``decks``: the style groups the new crops come from, joined by "+": ``"real_train"``
+    (other artists' decks, fetched) and/or ``"glyph"`` (generated decks with typefaces'
+    suit signs), ``scenes`` scenes each."""
+    from sueca.datasets.styles import GLYPH_STYLES, resolve_styles
     from sueca.vision.recognizer import softmax
     from sueca.vision.rectify import CropSpec
     from sueca.vision.train_data import build_recognizer_crops
     from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict, train_reader
 
     model_dir = Path(model_dir)
-    try:
-        decks = [s.name for s in resolve_styles("real_train")]
-    except ValueError as e:
-        log(f"real-deck tuning skipped: {e}")
+    groups, xs_new, ys_new, names = decks.split("+"), [], [], []
+    for g, group in enumerate(groups):
+        try:
+            names_g = list(GLYPH_STYLES) if group == "glyph" else [s.name for s in resolve_styles(group)]
+        except ValueError as e:
+            log(f"real-deck tuning: {group} skipped: {e}")
+            continue
+        seed0 = REAL_TUNE_SEED0 + 50_000 * g + seed  # each group its own layouts
+        x_g, y_g = build_recognizer_crops(range(seed0, seed0 + scenes), names_g, model_dir, log=log)
+        xs_new.append(x_g)
+        ys_new.append(y_g)
+        names += names_g
+    if not names:
         return None
-    xr, yr = build_recognizer_crops(range(REAL_TUNE_SEED0 + seed, REAL_TUNE_SEED0 + seed + scenes), decks,
-                                   model_dir, log=log)
-    xs, ys = build_recognizer_crops(range(REAL_TUNE_SYNTH_SEED0 + seed, REAL_TUNE_SYNTH_SEED0 + seed + scenes),
+    xr, yr = np.concatenate(xs_new), np.concatenate(ys_new)
+    decks = names
+    synth = scenes * len(xs_new)  # as many scenes of the training styles: half and half
+    xs, ys = build_recognizer_crops(range(REAL_TUNE_SYNTH_SEED0 + seed, REAL_TUNE_SYNTH_SEED0 + seed + synth),
                                    "train", model_dir, log=log)
     vx, vy = build_recognizer_crops(range(VAL_SEED0, VAL_SEED0 + val_scenes), "train", model_dir, log=log)
     x, y = np.concatenate([xr, xs]), np.concatenate([yr, ys])
-    log(f"real-deck tuning: {len(yr)} crops of {', '.join(decks)} + {len(ys)} of the training styles")
+    log(f"real-deck tuning: {len(yr)} crops of {len(decks)} decks ({decks[0]}...) + {len(ys)} of the training styles")
     cfg = json.loads((model_dir / "recognizer.json").read_text())
     second = cfg["reader"].get("second")
     out = {"scenes": scenes, "epochs": epochs, "decks": decks, "crops": [int(len(yr)), int(len(ys))]}

@@ -57,11 +57,13 @@ class Preset:
     # a second reader that must agree with the first: (width, reader_extra_scenes); its own
     # run in work/second with this run's locator and outliner; None: one reader
     second_reader: tuple[int, int] | None = None
-    # then both readers go on learning from fetched real decks (train_real.py), this many
-    # scenes of them and as many of the training styles, reader_tune_epochs epochs; 0: no.
-    # Off in every preset: measured, it left a confident wrong reading on validation, so the
-    # threshold rule rose to 0.998 (models/EXPERIMENTS.md, 2026-12-04)
+    # then both readers go on learning from the decks of real_tune_decks (train_real.py): this
+    # many scenes of each group and as many of the training styles, reader_tune_epochs epochs;
+    # 0: no. "real_train" (fetched real decks) alone left a confident wrong reading on
+    # validation, so the threshold rule rose to 0.998; with the glyph decks beside them it
+    # did not (models/EXPERIMENTS.md, 2026-12-04 and 2026-12-04 later)
     real_tune_scenes: int = 0
+    real_tune_decks: str = "real_train"
 
 
 PRESETS = {
@@ -72,7 +74,7 @@ PRESETS = {
     # what fits beside other jobs on 2 shared cores in well under an hour
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4)),
-                    second_reader=(24, 1500)),
+                    second_reader=(24, 1500), real_tune_scenes=400, real_tune_decks="glyph+real_train"),
     # <= 75 min on the 2-core machine alone
     "default": Preset("default", 1200, 150, 300, 14, 10, reader_extra_scenes=600, val_frames=300),
     # for a GPU or a long night
@@ -238,7 +240,7 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         t0 = time.time()
         (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
         done = tune_on_real_decks(model_dir, preset.real_tune_scenes, preset.reader_tune_epochs, preset.seed,
-                                  min(preset.val_scenes, 100), log)
+                                  min(preset.val_scenes, 100), log, decks=preset.real_tune_decks)
         cal.update(done or {"real_tuned": None})
         cfg_extra.write_text(json.dumps(cal, indent=2))
         timings["real_tune_s"] = time.time() - t0
