@@ -215,7 +215,6 @@ WIDE_COUNT = 48
 WIDE_STYLES: tuple[str, ...] = tuple(f"wide{k:03d}" for k in range(WIDE_COUNT))
 
 
-
 def glyph_style(k: int) -> DeckStyle:
     """Deck ``glyph{k:03d}``: a generated deck (even ``k``) or a wide one (odd ``k``) whose
     pips and index suit signs are a typeface's (``pips.py``, variants ``GLYPH_VARIANT0`` on),
@@ -224,9 +223,9 @@ def glyph_style(k: int) -> DeckStyle:
     >>> glyph_style(3).pip_variant - glyph_style(2).pip_variant, glyph_style(3).name
     (1, 'glyph003')
     """
-    from .pips import GLYPH_VARIANT0
-
     import random
+
+    from .pips import GLYPH_VARIANT0
 
     base = wide_style(WIDE_COUNT + k) if k % 2 else generated_style(GENERATED_STYLES + WIDE_COUNT + k)
     fonts = tuple(random.Random(9_900_000 + k).sample(GENERATED_FONTS + EXTRA_INDEX_FONTS, 2))

@@ -7,6 +7,8 @@ locator and the outliner of ``model_dir``) from scenes of the real decks in
 ``REAL_TRAIN_STYLES`` (when fetched: ``sueca dataset fetch-heldout-decks``), half
 and half with scenes of the training styles, and fits their temperatures again on
 validation scenes of the training styles. The other real decks are never used here.
+The ``glyph`` decks (generated decks with typefaces' suit signs) may join them: with both,
+no validation reading was wrong from 0.93 up (``models/EXPERIMENTS.md``, 2026-12-04 later).
 """
 
 from __future__ import annotations
@@ -54,16 +56,15 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     if not names:
         return None
     xr, yr = np.concatenate(xs_new), np.concatenate(ys_new)
-    decks = names
     synth = scenes * len(xs_new)  # as many scenes of the training styles: half and half
     xs, ys = build_recognizer_crops(range(REAL_TUNE_SYNTH_SEED0 + seed, REAL_TUNE_SYNTH_SEED0 + seed + synth),
                                    "train", model_dir, log=log)
     vx, vy = build_recognizer_crops(range(VAL_SEED0, VAL_SEED0 + val_scenes), "train", model_dir, log=log)
     x, y = np.concatenate([xr, xs]), np.concatenate([yr, ys])
-    log(f"real-deck tuning: {len(yr)} crops of {len(decks)} decks ({decks[0]}...) + {len(ys)} of the training styles")
+    log(f"real-deck tuning: {len(yr)} crops of {len(names)} decks ({names[0]}...) + {len(ys)} of the training styles")
     cfg = json.loads((model_dir / "recognizer.json").read_text())
     second = cfg["reader"].get("second")
-    out = {"scenes": scenes, "epochs": epochs, "decks": decks, "crops": [int(len(yr)), int(len(ys))]}
+    out = {"scenes": scenes, "epochs": epochs, "decks": names, "crops": [int(len(yr)), int(len(ys))]}
     readers = [("reader", "temperature")] + ([(Path(second["pt"]).stem, "second_temperature")] if second else [])
     for stem, key in readers:
         model = train_reader(x, y, epochs, lr=1e-3, seed=seed + 7, log=log, init=load_reader(model_dir / f"{stem}.pt"))
