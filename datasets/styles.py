@@ -280,8 +280,8 @@ def usable(style: DeckStyle) -> bool:
 
 
 def resolve_styles(styles) -> tuple[DeckStyle, ...]:
-    """None -> training styles; "test" -> held-out styles; "real", "real_train",
-    "real_heldout" -> other artists' decks (all, those ``REAL_TRAIN_STYLES`` names, the
+    """None -> training styles; "test" -> held-out styles; "glyph" -> the glyph decks;
+    "real", "real_train", "real_heldout" -> other artists' decks (all, those ``REAL_TRAIN_STYLES`` names, the
     others; an error when none is cached); else names or DeckStyles.
 
     Real-deck styles whose art is not cached are left out of the named groups.
@@ -296,6 +296,8 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
         if not out:
             raise ValueError(f"styles {styles!r}: no such real deck is cached; run 'sueca dataset fetch-heldout-decks'")
         return out
+    if styles == "glyph":
+        return tuple(get_style(n) for n in GLYPH_STYLES)
     if styles == "all":
         return tuple(s for s in STYLES if usable(s)) + tuple(get_style(n) for n in TRAIN_STYLES if n.startswith("gen"))
     if isinstance(styles, (str, DeckStyle)):

@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", type=Path, default=Path("models"))
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--scenes", type=int, default=300, help="scenes of real decks (and as many synthetic)")
+    ap.add_argument("--scenes", type=int, default=300, help="scenes of each deck group (and as many synthetic per group)")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--decks", default="real_train", choices=["real_train", "glyph", "glyph+real_train"],
                     help="the new crops' decks: other artists' (fetched), the glyph decks, or both")

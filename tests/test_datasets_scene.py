@@ -248,6 +248,9 @@ def test_glyph_decks_use_typeface_suits_and_fall_back_to_drawn_ones(monkeypatch)
     deck = get_style("glyph005")
     assert deck.name == "glyph005" and deck.pip_variant == pips.GLYPH_VARIANT0 + 5 and deck == get_style("glyph005")
     assert deck.name not in TRAIN_STYLES
+    from sueca.datasets.styles import GLYPH_STYLES, resolve_styles
+
+    assert [s.name for s in resolve_styles("glyph")] == list(GLYPH_STYLES) and deck in resolve_styles("glyph")
     monkeypatch.setattr(pips, "glyph_fonts", lambda: ())
     a, b = np.zeros((48, 48), np.uint8), np.zeros((48, 48), np.uint8)
     pips._draw(a, "S", pips.GLYPH_VARIANT0 + 5)

@@ -34,7 +34,7 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     ``decks``: the style groups the new crops come from, joined by "+": ``"real_train"``
     (other artists' decks, fetched) and/or ``"glyph"`` (generated decks with typefaces'
     suit signs), ``scenes`` scenes each."""
-    from sueca.datasets.styles import GLYPH_STYLES, resolve_styles
+    from sueca.datasets.styles import resolve_styles
     from sueca.vision.recognizer import softmax
     from sueca.vision.rectify import CropSpec
     from sueca.vision.train_data import build_recognizer_crops
@@ -44,7 +44,7 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     groups, xs_new, ys_new, names = decks.split("+"), [], [], []
     for g, group in enumerate(groups):
         try:
-            names_g = list(GLYPH_STYLES) if group == "glyph" else [s.name for s in resolve_styles(group)]
+            names_g = [s.name for s in resolve_styles(group)]
         except ValueError as e:
             log(f"real-deck tuning: {group} skipped: {e}")
             continue
