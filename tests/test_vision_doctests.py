@@ -4,12 +4,13 @@ import doctest
 
 import pytest
 
+import sueca.vision.fans
 import sueca.vision.proposals
 import sueca.vision.readings
 import sueca.vision.still
 
 
-@pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals],
+@pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

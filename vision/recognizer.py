@@ -307,6 +307,18 @@ class Recognizer:
             corners, codes, confs = corners[keep], [c for c, k in zip(codes, keep) if k], confs[keep]
         if refusal is not None:
             refusal.done(refused_now, rboxes)
+        if memory is None and (self.config.outliner or {}).get("spreads"):
+            # cards under a fanned spread, at the single-image threshold as a second opinion's;
+            # not on video, where each card was read on top when it was played
+            from sueca.vision.fans import follow_spreads, unread_under
+
+            more, more_codes, more_confs = follow_spreads(self, frame, corners, codes,
+                                                          max(self.config.threshold, threshold or 0.0))
+            if more_codes:
+                stay = ~unread_under(corners, codes, more)
+                corners = np.concatenate([corners[stay], more])
+                codes = [c for c, k in zip(codes, stay) if k] + more_codes
+                confs, loc = np.concatenate([confs[stay], more_confs]), np.concatenate([loc[stay], more_confs])
         codes, confs = one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]

@@ -68,7 +68,9 @@ def _second_opinions(cfg) -> str:
 
 
 def _second_look(cfg) -> str:
-    return "; a card left unread gets four more" if (cfg.outliner or {}).get("second_look") else ""
+    o = cfg.outliner or {}
+    return ("; a card left unread gets four more" if o.get("second_look") else "") + \
+        ("; cards under a fanned spread are followed from the card on top (`vision/fans.py`)" if o.get("spreads") else "")
 
 
 def _real_data(cal: dict) -> str:

@@ -1,0 +1,97 @@
+"""Cards under a fanned spread are followed from the card on top (``outliner.spreads``, ``vision/fans.py``)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from sueca.vision import fans
+from sueca.vision.detections import UNREADABLE
+from sueca.vision.recognizer import default_model_dir, load_recognizer
+from sueca.vision.still import OutlineMemory
+
+TABLE = (40, 90, 40)
+
+
+def spread(n: int, step: float, size=(640, 480)):
+    """``n`` plain white cards, each laid over the last one ``step`` card widths to the right."""
+    frame = np.full((size[1], size[0], 3), TABLE, np.uint8)
+    quads = []
+    for k in range(n):
+        x0 = 100 + k * step * 80
+        q = np.array([[x0, 150], [x0 + 80, 150], [x0 + 80, 262], [x0, 262]], np.float32)
+        cv2.fillPoly(frame, [q.astype(np.int32)], (225, 228, 230))
+        cv2.polylines(frame, [q.astype(np.int32)], True, (150, 150, 150), 1)
+        quads.append(q)
+    return frame, quads
+
+
+def test_stock_beyond_only_where_cards_lie_under():
+    frame, quads = spread(4, 0.25)
+    # the top card lies at the right end: the others show past its left side (direction 1, -a)
+    assert fans.stock_beyond(frame, quads[-1]) == [1]
+    # a card in the middle has cards past both its left and right sides
+    assert sorted(fans.stock_beyond(frame, quads[1])) == [0, 1]
+    lone, (q,) = spread(1, 0.0)
+    assert fans.stock_beyond(lone, q) == []
+
+
+def test_trial_boxes_move_along_each_side():
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    right, up = fans.trial_boxes(q, [0, 3], (0.5,))
+    assert np.allclose(right[0], q + [30, 0]) and np.allclose(up[0], q - [0, 45])
+
+
+def test_unread_under_drops_only_the_unread_box_of_a_found_card():
+    q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    corners = np.stack([q, q + 2, q + 200])
+    mask = fans.unread_under(corners, [UNREADABLE, "7H", UNREADABLE], np.stack([q + 1]))
+    assert mask.tolist() == [True, False, False]
+
+
+MODELS = default_model_dir()
+needs_model = pytest.mark.skipif(not (MODELS / "recognizer.json").is_file(), reason="no committed model")
+
+
+@pytest.fixture(scope="module")
+def rec():
+    return load_recognizer()
+
+
+def _fanned(angle: float, step: float, codes=("2C", "7H", "QS", "AD", "5S", "KH")):
+    from test_recognition_model import make_table
+
+    w = 120 * 0.7
+    dx, dy = math.cos(math.radians(-angle)) * w * step, math.sin(math.radians(-angle)) * w * step
+    return make_table([(c, 500 + k * dx, 450 + k * dy, angle) for k, c in enumerate(codes)], seed=int(angle) + 360)
+
+
+@needs_model
+def test_committed_models_follow_a_spread_and_guess_nothing(rec):
+    assert rec.config.outliner.get("spreads")
+    frame, _ = _fanned(0, 0.3)
+    codes = ("2C", "7H", "QS", "AD", "5S", "KH")
+    rec.config.outliner["spreads"] = False
+    try:
+        alone = [c for c in rec(frame).codes if c]
+    finally:
+        rec.config.outliner["spreads"] = True
+    found = [c for c in rec(frame).codes if c]
+    assert set(found) <= set(codes) and len(found) == len(set(found))  # no wrong card, none twice
+    assert len(found) >= len(alone) + 2 and len(found) >= 4, (alone, found)
+
+
+@needs_model
+def test_not_on_video(rec, monkeypatch):
+    frame, _ = _fanned(0, 0.3)
+
+    def boom(*a, **k):
+        raise AssertionError("spreads followed on a video frame")
+
+    monkeypatch.setattr(fans, "follow_spreads", boom)
+    rec(frame, memory=OutlineMemory())  # no error: each card was read on top when it was played
+    with pytest.raises(AssertionError):
+        rec(frame)
