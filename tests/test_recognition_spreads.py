@@ -1,4 +1,5 @@
-"""Cards under a fanned spread are followed from the card on top (``outliner.spreads``, ``vision/fans.py``)."""
+"""Second looks for cards the locator alone misses: under a fanned spread (``outliner.spreads``,
+``vision/fans.py``) and close-ups larger than it learnt (``locator.zoom``)."""
 
 from __future__ import annotations
 
@@ -95,3 +96,23 @@ def test_not_on_video(rec, monkeypatch):
     rec(frame, memory=OutlineMemory())  # no error: each card was read on top when it was played
     with pytest.raises(AssertionError):
         rec(frame)
+
+
+@needs_model
+def test_close_up_cards_found_on_the_frame_shrunk(rec):
+    """A phone's close-up: cards half the photo high, larger than the locator learnt."""
+    from dataclasses import replace
+
+    from test_recognition_model import make_table
+
+    frame, _ = make_table([("7H", 1200, 1400, 5), ("KS", 2800, 1500, -20)], size=(4032, 3024), card_h=1400)
+    assert rec.config.zoom_pass
+    found = [c for c in rec(frame).codes if c]
+    assert sorted(found) == ["7H", "KS"]
+    saved = rec.config
+    rec.config = replace(saved, zoom_pass=False)
+    try:
+        without = [c for c in rec(frame).codes if c]
+    finally:
+        rec.config = saved
+    assert "KS" not in without  # the measured miss this pass is for

@@ -78,11 +78,55 @@ def card_stock(frame: np.ndarray) -> np.ndarray:
     return np.asarray(rows, np.float32).reshape(-1, 5)
 
 
-def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, iou: float) -> tuple:
+#: A located box this long (share of the frame's short side) means cards larger than the
+#: locator learnt (6-20% of the frame): a close-up photo.
+BIG_CARD = 0.22
+#: The zoomed-out look shrinks the frame this many times into a frame-sized canvas.
+ZOOM_OUT = 3.0
+
+
+def zoomed_out(locator, frame: np.ndarray, factor: float = ZOOM_OUT) -> tuple[np.ndarray, np.ndarray]:
+    """The locator's boxes (rboxes, scores) on the frame shrunk ``factor`` times into the
+    middle of a canvas of its own size, mapped back to the frame.
+
+    A phone photo of a few cards shows each a third or half of the frame high; the
+    locator learnt cards of 6-20% (the overhead camera), and misses such big ones.
+    Shrunk three times they are that size again. The canvas is the colour of the
+    frame's border, so no edge of the photo looks like a card's.
+
+    >>> class One:  # a locator that finds one box at the canvas centre
+    ...     def __call__(self, img):
+    ...         from sueca.vision.onnx_backend import Located, rbox_corners
+    ...         h, w = img.shape[:2]
+    ...         rb = np.array([[w / 2, h / 2, 30, 40, 0.1]], np.float32)
+    ...         return Located(rb, rbox_corners(rb), np.array([0.9], np.float32))
+    >>> rb, sc = zoomed_out(One(), np.zeros((300, 600, 3), np.uint8))
+    >>> rb.astype(float).round(2).tolist(), sc.astype(float).round(2).tolist()
+    ([[300.0, 150.0, 90.0, 120.0, 0.1]], [0.9])
+    """
+    h, w = frame.shape[:2]
+    sw, sh = max(1, int(round(w / factor))), max(1, int(round(h / factor)))
+    border = np.concatenate([frame[0], frame[-1], frame[:, 0], frame[:, -1]])
+    canvas = np.empty_like(frame)
+    canvas[:] = np.median(border, axis=0).astype(frame.dtype)
+    ox, oy = (w - sw) // 2, (h - sh) // 2
+    canvas[oy:oy + sh, ox:ox + sw] = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
+    found = locator(canvas)
+    rb = np.asarray(found.rboxes, np.float32).reshape(-1, 5).copy()
+    gx, gy = w / sw, h / sh
+    rb[:, 0], rb[:, 1] = (rb[:, 0] - ox) * gx, (rb[:, 1] - oy) * gy
+    rb[:, 2:4] *= (gx + gy) / 2
+    inside = (rb[:, 0] >= 0) & (rb[:, 0] < w) & (rb[:, 1] >= 0) & (rb[:, 1] < h)
+    return rb[inside], np.asarray(found.scores, np.float32)[inside]
+
+
+def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, iou: float,
+                         zoom: bool = False) -> tuple:
     """``locator(frame)``'s cards, plus those of the second opinions switched on (``flip``:
-    the locator on the left-right mirrored frame; ``stock``: :func:`card_stock`) that
-    overlap none found before by more than ``iou`` (probabilistic IoU, as the locator's
-    NMS). Returns (Located, mask of the added boxes)."""
+    the locator on the left-right mirrored frame; ``stock``: :func:`card_stock`; ``zoom``:
+    :func:`zoomed_out`, only where nothing was found or a box is :data:`BIG_CARD` long)
+    that overlap none found before by more than ``iou`` (probabilistic IoU, as the
+    locator's NMS). Returns (Located, mask of the added boxes)."""
     from sueca.vision.onnx_backend import Located, probiou_matrix, rbox_corners
 
     located = locator(frame)
@@ -99,6 +143,10 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
     if stock:
         rb = card_stock(frame)
         extra.append((rb, np.zeros(len(rb), np.float32)))
+    if zoom:
+        found = np.concatenate([boxes[0]] + [rb for rb, _ in extra])
+        if not len(found) or float(found[:, 2:4].max()) >= BIG_CARD * min(frame.shape[:2]):
+            extra.insert(0, zoomed_out(locator, frame))
     first = len(scores[0])
     for rb, sc in extra:
         if not len(rb):
@@ -113,4 +161,4 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
     return Located(rb, rbox_corners(rb), np.concatenate(scores)), np.arange(len(rb)) >= first
 
 
-__all__ = ["card_stock", "with_second_opinions"]
+__all__ = ["BIG_CARD", "ZOOM_OUT", "card_stock", "zoomed_out", "with_second_opinions"]

@@ -66,6 +66,8 @@ class RecognizerConfig:
     flip_pass: bool = False
     # also add lone card-shaped patches of card stock (sueca.vision.proposals), read the same way
     stock_pass: bool = False
+    # also locate on the frame shrunk three times, where its cards are larger than the locator learnt
+    zoom_pass: bool = False
     # the learned outline stage (sueca.vision.outliner); None: classical refinement only
     outliner: dict | None = None
     # a second reader (other width, other data) that must read the same card:
@@ -92,6 +94,7 @@ class RecognizerConfig:
             video_threshold=None if rd.get("video_threshold") is None else float(rd["video_threshold"]),
             ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)),
             flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
+            zoom_pass=bool(loc.get("zoom", False)),
             outliner=d.get("outliner"), second_reader=rd.get("second"), info=d.get("info", {}),
         )
 
@@ -100,7 +103,8 @@ class RecognizerConfig:
             "locator": {"onnx": self.locator_onnx, "pt": self.locator_pt, "imgsz": list(self.imgsz),
                         "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine,
                         **({"flip": True} if self.flip_pass else {}),
-                        **({"stock": True} if self.stock_pass else {})},
+                        **({"stock": True} if self.stock_pass else {}),
+                        **({"zoom": True} if self.zoom_pass else {})},
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "video_threshold": self.video_threshold,
@@ -220,10 +224,13 @@ class Recognizer:
         """The located cards and a mask of those only a second opinion found.
 
         The learned locator can score a lone card with little print (an ace on a
-        plain cloth) under its threshold for seconds. Two second opinions, each
+        plain cloth) under its threshold for seconds, and misses cards far larger
+        than the overhead camera's (a phone's close-up). Three second opinions, each
         switched on in the model's config: ``flip_pass`` runs the locator on the
         left-right mirrored frame too; ``stock_pass`` looks for lone card-shaped
-        patches of card stock (:func:`sueca.vision.proposals.card_stock`). Their
+        patches of card stock (:func:`sueca.vision.proposals.card_stock`);
+        ``zoom_pass`` locates on the frame shrunk three times where nothing was found
+        or a found box is large (:func:`sueca.vision.proposals.zoomed_out`). Their
         boxes that overlap a box already found by the locator's NMS IoU are dropped;
         the others are added, and :meth:`__call__` keeps an added card only where
         it is read at the single-image threshold.
@@ -231,7 +238,8 @@ class Recognizer:
         from sueca.vision.proposals import with_second_opinions
 
         cfg = self.config
-        return with_second_opinions(self.locator, frame, cfg.flip_pass, cfg.stock_pass, cfg.locate_iou)
+        return with_second_opinions(self.locator, frame, cfg.flip_pass, cfg.stock_pass, cfg.locate_iou,
+                                    cfg.zoom_pass)
 
     def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
                      threshold: float | None, added: np.ndarray) -> None:

@@ -63,7 +63,8 @@ def _second_confidence(cfg) -> str:
 
 def _second_opinions(cfg) -> str:
     parts = (["lone card-shaped patches of card stock added (`sueca.vision.proposals`)"] if cfg.stock_pass else []) + \
-        (["the mirrored frame located too"] if cfg.flip_pass else [])
+        (["the mirrored frame located too"] if cfg.flip_pass else []) + \
+        (["close-ups located on the frame shrunk three times"] if cfg.zoom_pass else [])
     return "; " + ", ".join(parts) + ", their cards kept only where read at the threshold" if parts else ""
 
 

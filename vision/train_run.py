@@ -212,7 +212,9 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # lone cards the locator scores low (an ace on a plain cloth, a card on
                            # a checked cloth): the mirrored frame and patches of card stock, read
                            # at the single-image threshold; refused patches are skipped on video
-                           flip_pass=True, stock_pass=True)
+                           flip_pass=True, stock_pass=True,
+                           # a phone's close-up: cards larger than the locator learnt, found shrunk
+                           zoom_pass=True)
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if outliner_cfg and preset.reader_tune_scenes and "reader_tuned" not in cal:
