@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from sueca.vision.detections import UNREADABLE
+from sueca.vision.readings import outline_iou
 from sueca.vision.rectify import clockwise
 
 #: First trial steps, in lengths of the side moved along: spreads show 10-40% of each card,
@@ -90,12 +91,6 @@ def trial_boxes(quad: np.ndarray, directions: list[int], steps=STEPS) -> list[np
     return [np.stack([q + s * dirs[d] for s in steps]).astype(np.float32) for d in directions]
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    union = cv2.contourArea(a.astype(np.float32)) + cv2.contourArea(b.astype(np.float32)) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[str],
                    threshold: float | None) -> tuple[np.ndarray, list[str], np.ndarray]:
     """Cards found under the outlines ``corners`` (N, 4, 2) that none of them reads.
@@ -113,12 +108,12 @@ def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: li
         trials, parents = [], []
         for k, (q, step) in enumerate(frontier):
             boxes = [q + step, q + 2 * step] if step is not None else trial_boxes(q, stock_beyond(frame, q))
-            for b in boxes:
-                trials.extend(np.asarray(b, np.float32).reshape(-1, 4, 2))
-                parents.extend([k] * (len(trials) - len(parents)))
+            boxes = np.asarray(boxes, np.float32).reshape(-1, 4, 2)
+            trials.extend(boxes)
+            parents.extend([k] * len(boxes))
         fresh = []
         for q, k in zip(trials, parents):
-            if all(_iou(q, o) < SAME_IOU for o in tried):
+            if all(outline_iou(q, o) < SAME_IOU for o in tried):
                 fresh.append((q, k))
                 tried.append(q)
         if not fresh:
@@ -153,7 +148,7 @@ def unread_under(corners: np.ndarray, codes: list[str], found: np.ndarray) -> np
     The locator sometimes boxes a card of a spread it cannot read; once the
     spread's search reads that card, the unread box is the same card twice.
     """
-    return np.asarray([code == UNREADABLE and any(_iou(clockwise(q), f) >= 0.6 for f in found)
+    return np.asarray([code == UNREADABLE and any(outline_iou(q, f) >= 0.6 for f in found)
                        for q, code in zip(np.asarray(corners, np.float32).reshape(-1, 4, 2), codes)], bool)
 
 

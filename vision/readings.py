@@ -97,6 +97,22 @@ def same_place(old: np.ndarray, new: np.ndarray, shift: float = 0.2, size: float
     return a > 0 and abs(b / a - 1.0) <= size
 
 
+def outline_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two outlines (4, 2), as their convex hulls.
+
+    >>> q = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
+    >>> round(outline_iou(q, q + [5, 0]), 3)
+    0.333
+    """
+    import cv2
+
+    a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
+    b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
 #: Outline IoU above which two located boxes are one card.
 SAME_CARD_IOU = 0.88
 
@@ -150,4 +166,5 @@ def one_per_card(codes: list[str], confs: np.ndarray) -> tuple[list[str], np.nda
 
 
 __all__ = ["READER_CLASSES", "UNREADABLE_CLASS", "SAME_CARD_IOU", "softmax", "combine_corners", "combine_readers",
+           "outline_iou",
            "same_place", "same_card_outlines", "one_per_card"]

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import time
 
-import cv2
 import numpy as np
 
 from sueca.vision.classes import CARD_CLASS, CARD_CODES
 from sueca.vision.detections import UNREADABLE
+from sueca.vision.readings import outline_iou as _poly_iou  # the runtime's, one way to measure overlap
 
 #: Confusion columns after the 52 cards.
 EXTRA_COLUMNS = ("unreadable", "missed")
@@ -33,14 +33,6 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter = ix * iy
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
-
-
-def _poly_iou(a: np.ndarray, b: np.ndarray) -> float:
-    a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
-    b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def match(dets, cards, min_iou: float = 0.45, same_code_iou: float = 0.3) -> list[tuple[int, int]]:
