@@ -4,8 +4,11 @@ The recognizer is meant for decks it never saw. The generator's own held-out
 styles (``test_pt_serif``, ``test_light_sans``) are still drawn by the generator
 that made the training decks, so they share its habits. These decks are drawn
 by other people, printed-deck fashion: the classic French-pattern deck of
-David Bellot (npm package ``svg-cards``, LGPL-2.1) and the card themes that
+David Bellot (npm package ``svg-cards``, LGPL-2.1), Chris Aguilar's
+English-pattern deck (npm ``cardsJS``, art LGPL-3.0) and the card themes that
 Debian ships for KDE's card games (package ``kdegames-card-data-kf5``, GPL-2+).
+The readers may learn from those named in ``styles.REAL_TRAIN_STYLES``; Bellot's
+and KDE's Tigullio International stay held out.
 
 ``sueca dataset fetch-heldout-decks`` downloads them (npm, apt), checks each
 licence, rasterises every card (PNG as packaged, or the KDE theme's SVG element
@@ -50,7 +53,10 @@ class Source:
     package: str
     version: str
     licence: str
-    path: str  # npm: folder of PNGs in the package; deb: the theme folder under /usr/share/carddecks
+    path: str  # npm: folder of PNGs (or SVGs) in the package; deb: the theme folder under /usr/share/carddecks
+    #: npm packages whose card art carries its own licence beside the code's: that file, a
+    #: phrase its text must hold, the licence's name (the package.json ``license`` is the code's)
+    art_licence: tuple[str, str, str] | None = None
 
 
 #: Deck name -> source. The KDE themes left out draw no corner index (future), use
@@ -58,6 +64,11 @@ class Source:
 #: of the suit (ancient-egyptians), or did not rasterise as whole cards (gm-paris's courts).
 DECKS: dict[str, Source] = {
     "bellot": Source("npm", "svg-cards", "4.0.2", "LGPL-2.1", "package/png/2x"),
+    # Chris Aguilar's Vectorized Playing Cards 1.3, as SVGs named by card code; the code is MIT,
+    # the art LGPL-3.0 (cards/COPYING.LESSER.txt)
+    "aguilar": Source("npm", "cardsJS", "1.1.1", "MIT", "package/cards",
+                      ("package/cards/COPYING.LESSER.txt", "GNU LESSER GENERAL PUBLIC LICENSE\n                       Version 3",
+                       "LGPL-3.0")),
     **{f"kde_{t.replace('-', '_')}": Source("deb", "kdegames-card-data-kf5", "4:22.12.3-1", "GPL-2+", f"svg-{t}")
        for t in ("standard", "nicu-white", "nicu-ornamental", "tigullio-international", "dondorf")},
 }
@@ -76,11 +87,34 @@ def _npm_pack(src: Source, tmp: str) -> tarfile.TarFile:
                          capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
         raise RuntimeError(f"npm pack {src.package}@{src.version} failed: {res.stderr.strip()[-300:]}")
-    tf = tarfile.open(next(Path(tmp).glob("*.tgz")))
+    return check_licences(src, tarfile.open(next(Path(tmp).glob("*.tgz"))))
+
+
+def check_licences(src: Source, tf: tarfile.TarFile) -> tarfile.TarFile:
+    """``tf`` (an npm package) if its package.json and, where the art has its own, the art's
+    licence file say what ``src`` expects; a RuntimeError naming the difference otherwise."""
     meta = json.load(tf.extractfile("package/package.json"))
     if meta.get("license") != src.licence:
         raise RuntimeError(f"{src.package}: licence {meta.get('license')!r} is not {src.licence}; not using it")
+    if src.art_licence is not None:
+        path, phrase, _ = src.art_licence
+        try:
+            text = tf.extractfile(path).read().decode("utf-8", "replace")
+        except KeyError:
+            raise RuntimeError(f"{src.package}: no {path}, so the card art's licence is unknown; not using it")
+        if phrase not in text:
+            raise RuntimeError(f"{src.package}: {path} does not name the expected licence; not using it")
     return tf
+
+
+def _svg_png(data: bytes, height: int) -> np.ndarray | None:
+    """One SVG card rasterised ``height`` px tall (``rsvg-convert``), BGRA."""
+    if shutil.which("rsvg-convert") is None:
+        raise RuntimeError("rsvg-convert is missing: apt-get install librsvg2-bin")
+    res = subprocess.run(["rsvg-convert", "-h", str(height)], input=data, capture_output=True, timeout=120)
+    if res.returncode != 0 or not res.stdout:
+        return None
+    return cv2.imdecode(np.frombuffer(res.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
 
 
 def _deb_tree(src: Source, tmp: str) -> Path:
@@ -185,7 +219,8 @@ def _write(deck: str, src: Source, cards: dict, back: np.ndarray | None) -> Path
         raise RuntimeError(f"{deck}: {len(missing)} cards did not rasterise as whole cards: {', '.join(missing)}")
     dest = cache_dir(deck)
     dest.mkdir(parents=True, exist_ok=True)
-    manifest = {"package": f"{src.package}@{src.version}", "licence": src.licence, "height": HEIGHT, "cards": {}}
+    licence = src.licence if src.art_licence is None else f"{src.art_licence[2]} (card art; code {src.licence})"
+    manifest = {"package": f"{src.package}@{src.version}", "licence": licence, "height": HEIGHT, "cards": {}}
     for code, img in cards.items():
         if img.shape[2] == 3:
             img = np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
@@ -218,15 +253,23 @@ def fetch_heldout_decks(names=None, force: bool = False, log=print) -> dict[str,
             try:
                 if src.kind == "npm":
                     with _npm_pack(src, tempfile.mkdtemp(dir=tmp)) as tf:
-                        def png(name: str) -> np.ndarray:
-                            data = tf.extractfile(f"{src.path}/{name}.png").read()
-                            return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+                        if src.art_licence is not None:  # SVGs named by card code (cardsJS)
+                            def svg(name: str) -> np.ndarray | None:
+                                return _svg_png(tf.extractfile(f"{src.path}/{name}.svg").read(), HEIGHT)
 
-                        cards = {}
-                        for code in CODES:
-                            rank, suit = _names(code)
-                            cards[code] = png(f"{suit}_{rank}")
-                        back = png("back")
+                            cards = {code: svg(code) for code in CODES}
+                            cards = {c: im for c, im in cards.items() if im is not None}
+                            back = svg("Blue_Back")
+                        else:
+                            def png(name: str) -> np.ndarray:
+                                data = tf.extractfile(f"{src.path}/{name}.png").read()
+                                return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+
+                            cards = {}
+                            for code in CODES:
+                                rank, suit = _names(code)
+                                cards[code] = png(f"{suit}_{rank}")
+                            back = png("back")
                 else:
                     if deb_root is None:
                         deb_root = _deb_tree(src, tempfile.mkdtemp(dir=tmp))

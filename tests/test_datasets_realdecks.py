@@ -139,3 +139,31 @@ def test_fetch_command_names_an_unknown_deck(capsys):
     assert main(["dataset", "fetch-heldout-decks", "no_such_deck"]) == 2
     err = capsys.readouterr().err
     assert "unknown held-out deck 'no_such_deck'" in err and "bellot" in err
+
+
+def _npm_tar(files: dict[str, str]):
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tf:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    buf.seek(0)
+    return tarfile.open(fileobj=buf)
+
+
+def test_a_deck_whose_art_licence_is_not_the_expected_one_is_refused():
+    src = realdecks.DECKS["aguilar"]
+    path, phrase, _ = src.art_licence
+    good = {"package/package.json": json.dumps({"license": "MIT"}), path: f"header\n{phrase}, 29 June 2007\n"}
+    assert realdecks.check_licences(src, _npm_tar(good)) is not None
+    with pytest.raises(RuntimeError, match="does not name the expected licence"):
+        realdecks.check_licences(src, _npm_tar({**good, path: "All rights reserved"}))
+    with pytest.raises(RuntimeError, match="card art's licence is unknown"):
+        realdecks.check_licences(src, _npm_tar({"package/package.json": good["package/package.json"]}))
+    with pytest.raises(RuntimeError, match="is not MIT"):
+        realdecks.check_licences(src, _npm_tar({**good, "package/package.json": json.dumps({"license": "UNLICENSED"})}))

@@ -213,3 +213,18 @@ def test_onnx_sessions_do_not_spin_waiting_for_work():
     sessions += [rec.outliner.net.session] if rec.outliner is not None else []
     for s in sessions:
         assert s.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+def test_the_mirrored_pass_shares_the_letterbox_and_finds_what_the_flipped_frame_shows():
+    from sueca.datasets.scene import render_scene
+
+    rec = load_recognizer()  # the committed locator
+    frame = render_scene(700_004, (1280, 960), "test").image
+    located, mirrored = rec.locator.both(frame)
+    alone, flipped = rec.locator(frame), rec.locator(cv2.flip(frame, 1))
+    assert len(located) >= 3 and np.array_equal(located.rboxes, alone.rboxes)
+    # 1280x960 letterboxes with no side padding, so the mirrored input is the flipped frame's exactly
+    assert len(mirrored) == len(flipped)
+    order_a, order_b = np.argsort(mirrored.rboxes[:, 0]), np.argsort(flipped.rboxes[:, 0])
+    assert np.allclose(mirrored.rboxes[order_a], flipped.rboxes[order_b], atol=1e-3)
+    assert np.allclose(mirrored.scores[order_a], flipped.scores[order_b], atol=1e-5)

@@ -79,8 +79,10 @@ def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, Le
     left = int(round((tw - nw) / 2 - 0.1))
     canvas = np.full((th, tw, 3), 114, np.uint8)
     canvas[top:top + nh, left:left + nw] = resized
-    blob = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-    return np.ascontiguousarray(blob), Letterbox(gain, float(left), float(top))
+    # channels first and reversed (RGB), then scaled in place: half the time of one fused expression
+    blob = canvas.transpose(2, 0, 1)[::-1].astype(np.float32)
+    blob *= np.float32(1.0 / 255.0)
+    return blob[None], Letterbox(gain, float(left), float(top))
 
 
 # --------------------------------------------------------------------------- rotated boxes
@@ -190,6 +192,18 @@ class OnnxLocator:
     def __call__(self, frame: np.ndarray) -> Located:
         out, lb = self.raw(frame)
         return decode_obb(out, lb, self.conf, self.iou)
+
+    def both(self, frame: np.ndarray) -> tuple[Located, Located]:
+        """The cards of ``frame`` and those of its left-right mirror image, in the mirror's
+        pixels (as ``self(cv2.flip(frame, 1))``), from one letterbox: the mirrored input is
+        the letterboxed frame's columns reversed, its padding mirrored with it."""
+        blob, lb = letterbox(frame, self.imgsz)
+        out = self.session.run(None, {self.input_name: blob})[0]
+        mirrored = np.ascontiguousarray(blob[..., ::-1])
+        out_m = self.session.run(None, {self.input_name: mirrored})[0]
+        nw = frame.shape[1] * lb.gain
+        lb_m = Letterbox(lb.gain, float(self.imgsz[1] - nw - lb.pad_x), lb.pad_y)
+        return decode_obb(out, lb, self.conf, self.iou), decode_obb(out_m, lb_m, self.conf, self.iou)
 
 
 def crops_to_nchw(crops: np.ndarray) -> np.ndarray:
