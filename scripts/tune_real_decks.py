@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--decks", default="real_train", choices=["real_train", "glyph", "glyph+real_train"],
                     help="the new crops' decks: other artists' (fetched), the glyph decks, or both")
+    ap.add_argument("--shapes", action="store_true", help="jitter stroke weight and index size while learning")
     ap.add_argument("--val-frames", type=int, default=400, help="validation scenes for the thresholds")
     args = ap.parse_args(argv)
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"tune_real_decks: {args.out} exists; choose a new folder")
     shutil.copytree(args.model, args.out, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     t0 = time.time()
-    done = tune_on_real_decks(args.out, args.scenes, args.epochs, decks=args.decks)
+    done = tune_on_real_decks(args.out, args.scenes, args.epochs, decks=args.decks, shapes=args.shapes)
     if done is None:
         raise SystemExit("tune_real_decks: no real training deck cached (sueca dataset fetch-heldout-decks)")
     path = args.out / "recognizer.json"

@@ -84,3 +84,26 @@ print(json.dumps({{"out": out, "changed": changed, "both": both}}))
     both = d["both"]  # the glyph decks and the real ones, half and half with the training styles
     assert both["decks"][0] == "glyph000" and both["decks"][-1] == "real_kde_standard"
     assert both["crops"][0] > 0 and both["crops"][1] > 0
+
+
+@pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")
+def test_shape_jitter_changes_strokes_and_size_but_keeps_the_card_corner():
+    code = r"""
+import torch
+from sueca.vision.train_reader import shape_jitter
+x = torch.ones(64, 3, 48, 36)
+x[:, :, 14:30, 10:13] = 0.0          # a 3 px dark stroke of an index
+x[:, :, :8, :] = 0.3                 # the cloth above the card's top edge (row 8 of 48)
+y = shape_jitter(x.clone(), torch.Generator().manual_seed(0), p=1.0)
+assert y.shape == x.shape and float(y.min()) >= 0 and float(y.max()) <= 1
+ink = (y[:, 0, 10:34, 5:20] < 0.5).float().sum((1, 2))
+assert float(ink.max()) > 3 * 16 + 8 and float(ink.min()) < 3 * 16 - 8  # heavier and lighter strokes
+# zoomed about the card's corner: the card's top edge stays on its row, whatever the scale
+edge = (y[:, 0, :, 30] < 0.65).float().sum(1)
+assert float((edge - 8).abs().max()) <= 2
+same = shape_jitter(x.clone(), torch.Generator().manual_seed(0), p=0.0)
+assert torch.equal(same, x)
+print("ok")
+"""
+    res = subprocess.run([_train_python(), "-c", code], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0 and "ok" in res.stdout, res.stderr[-2000:]
