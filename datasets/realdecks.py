@@ -7,8 +7,8 @@ by other people, printed-deck fashion: the classic French-pattern deck of
 David Bellot (npm package ``svg-cards``, LGPL-2.1), Chris Aguilar's
 English-pattern deck (npm ``cardsJS``, art LGPL-3.0) and the card themes that
 Debian ships for KDE's card games (package ``kdegames-card-data-kf5``, GPL-2+).
-The readers may learn from those named in ``styles.REAL_TRAIN_STYLES``; Bellot's
-and KDE's Tigullio International stay held out.
+The readers may learn from those named in ``styles.REAL_TRAIN_STYLES``; Bellot's,
+Aguilar's and KDE's Tigullio International stay held out.
 
 ``sueca dataset fetch-heldout-decks`` downloads them (npm, apt), checks each
 licence, rasterises every card (PNG as packaged, or the KDE theme's SVG element
