@@ -29,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--decks", default="real_train", choices=["real_train", "glyph", "glyph+real_train"],
                     help="the new crops' decks: other artists' (fetched), the glyph decks, or both")
-    ap.add_argument("--shapes", action="store_true", help="jitter stroke weight and index size while learning")
+    ap.add_argument("--shapes", type=float, default=0.0,
+                    help="probability of jittering a crop's stroke weight and index size while learning (default 0)")
     ap.add_argument("--val-frames", type=int, default=400, help="validation scenes for the thresholds")
     args = ap.parse_args(argv)
 

@@ -136,9 +136,9 @@ def predict(model: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> np.n
 
 def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: int = 128, lr: float = 3e-3,
                  seed: int = 0, width: int = 16, log=print, init: torch.nn.Module | None = None,
-                 shapes: bool = False) -> torch.nn.Module:
+                 shapes: float = 0.0) -> torch.nn.Module:
     """Train with AdamW + one-cycle, from scratch or on from ``init``; returns the model in eval mode.
-    ``shapes``: :func:`shape_jitter` too."""
+    ``shapes``: :func:`shape_jitter` too, at that probability (0: not)."""
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
     channels = 1 if crops.ndim == 3 else crops.shape[3]
@@ -155,7 +155,7 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
         for i in range(0, len(perm), batch):
             idx = perm[i:i + batch]
             x = to_tensor(crops[idx.numpy()])
-            x = augment(shape_jitter(x, g) if shapes else x, g)
+            x = augment(shape_jitter(x, g, shapes) if shapes > 0 else x, g)
             y = y_all[idx]
             logits = model(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.02)

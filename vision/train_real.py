@@ -26,15 +26,15 @@ REAL_TUNE_SYNTH_SEED0 = 3_600_000
 
 
 def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: int = 0, val_scenes: int = 100,
-                       log=print, decks: str = "real_train", shapes: bool = False) -> dict | None:
+                       log=print, decks: str = "real_train", shapes: float = 0.0) -> dict | None:
     """Fine-tune ``reader.pt`` and the second reader in ``model_dir`` in place (ONNX too).
     Returns ``{"real_tuned": {...}}`` (new temperatures, decks, crop accuracies), or None
     when no real training deck is cached (the readers stay as they are).
 
     ``decks``: the style groups the new crops come from, joined by "+": ``"real_train"``
     (other artists' decks, fetched) and/or ``"glyph"`` (generated decks with typefaces'
-    suit signs), ``scenes`` scenes each. ``shapes``: stroke weight and index size jittered
-    while learning (:func:`sueca.vision.train_reader.shape_jitter`)."""
+    suit signs), ``scenes`` scenes each. ``shapes``: the probability of a crop's stroke weight
+    and of its index size being jittered while learning (:func:`sueca.vision.train_reader.shape_jitter`)."""
     from sueca.datasets.styles import resolve_styles
     from sueca.vision.recognizer import softmax
     from sueca.vision.rectify import CropSpec
@@ -66,7 +66,7 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     cfg = json.loads((model_dir / "recognizer.json").read_text())
     second = cfg["reader"].get("second")
     out = {"scenes": scenes, "epochs": epochs, "decks": names, "crops": [int(len(yr)), int(len(ys))],
-           **({"shape_jitter": True} if shapes else {})}
+           **({"shape_jitter": shapes} if shapes else {})}
     readers = [("reader", "temperature")] + ([(Path(second["pt"]).stem, "second_temperature")] if second else [])
     for stem, key in readers:
         model = train_reader(x, y, epochs, lr=1e-3, seed=seed + 7, log=log, init=load_reader(model_dir / f"{stem}.pt"),
