@@ -125,7 +125,9 @@ def test_model_card_reports_real_decks():
     both = _real_data({"real_tuned": {"epochs": 4, "scenes": 400,
                                       "decks": ["glyph000", "glyph001", "glyph002", "real_kde_dondorf"]}})
     assert "3 generated decks" in both and "`glyph000`-`glyph002`" in both and "`real_kde_dondorf`" in both
-    assert "800 of the training styles" in both and "`glyph001`" not in both
+    assert "800 of the training styles" in both and "`glyph001`" not in both and "jittered" not in both
+    jittered = _real_data({"real_tuned": {"epochs": 4, "scenes": 400, "decks": ["glyph000"], "shape_jitter": 0.25}})
+    assert "jittered with probability 0.25" in jittered
     row = _real_row({"real_heldout": {"styles": ["real_bellot"], "scenes": 100, "seeds": [970000, 970099],
                                       "recall_readable": 0.25, "read_right": 5, "readable_cards": 20,
                                       "recall_whole": 0.5, "wrong_identities": 1, "reported_identities": 6,

@@ -87,8 +87,10 @@ def _real_data(cal: dict) -> str:
     n = len(groups)
     return (f"\nLast, both readers go on learning ({rt['epochs']} epochs, `vision/train_real.py`) from run-time crops of "
             f"{rt['scenes']} scenes each of {' and of '.join(groups)}, and {rt['scenes'] * n} of the training styles "
-            f"(seeds from 3500000, 50000 further for each next group, and from 3600000). The other real decks stay "
-            f"held out.")
+            f"(seeds from 3500000, 50000 further for each next group, and from 3600000)"
+            + (f"; a crop's stroke weight and index size are jittered with probability {rt['shape_jitter']} "
+               "(`train_reader.shape_jitter`)" if rt.get("shape_jitter") else "")
+            + ". The other real decks stay held out.")
 
 
 def _real_row(m: dict) -> str:
