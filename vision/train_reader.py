@@ -18,6 +18,7 @@ import torch.nn.functional as F
 
 from sueca.vision.reader_net import build_reader
 from sueca.vision.recognizer import UNREADABLE_CLASS, combine_corners, softmax
+from sueca.vision.rectify import CropSpec
 
 
 def to_tensor(crops: np.ndarray) -> torch.Tensor:
@@ -52,11 +53,12 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
-def shape_jitter(x: torch.Tensor, g: torch.Generator, p: float = 0.5) -> torch.Tensor:
+def shape_jitter(x: torch.Tensor, g: torch.Generator, p: float = 0.5, box=CropSpec.box) -> torch.Tensor:
     """Other artists' indices on a batch (B, C, H, W) in [0, 1]: heavier or lighter strokes
     (a 3x3 minimum or maximum, dark ink on light stock) and a larger or smaller index
     (zoomed 0.85-1.15 about the card's corner, where the index hangs). Printed decks
-    differ from ours most in exactly these, and colour jitter teaches neither."""
+    differ from ours most in exactly these, and colour jitter teaches neither. ``box``: the
+    crops' :class:`~sueca.vision.rectify.CropSpec` box, which places the card's corner."""
     b = x.shape[0]
     heavy = torch.rand(b, generator=g) < p / 2
     light = ~heavy & (torch.rand(b, generator=g) < p / (2 - p))
@@ -72,9 +74,9 @@ def shape_jitter(x: torch.Tensor, g: torch.Generator, p: float = 0.5) -> torch.T
     if zoom.any():
         n = int(zoom.sum())
         s = 0.85 + 0.3 * torch.rand(n, generator=g)
-        # the card's corner sits at crop fractions (0.2, 0.17): CropSpec's box starts a tenth of
-        # the width and 0.08 of the height outside it; keep that point where it is
-        cx, cy = torch.full((n,), -0.6), torch.full((n,), -0.67)
+        # the card's corner (card units 0, 0) stays where it is, in grid units -1..1
+        u0, v0, u1, v1 = box
+        cx, cy = torch.full((n,), 2 * -u0 / (u1 - u0) - 1), torch.full((n,), 2 * -v0 / (v1 - v0) - 1)
         theta = torch.zeros(n, 2, 3)
         theta[:, 0, 0], theta[:, 1, 1] = s, s
         theta[:, 0, 2], theta[:, 1, 2] = cx * (1 - s), cy * (1 - s)
