@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="the new crops' decks: other artists' (fetched), the glyph decks, or both")
     ap.add_argument("--shapes", type=float, default=0.0,
                     help="probability of jittering a crop's stroke weight and index size while learning (default 0)")
+    ap.add_argument("--seed", type=int, default=0, help="moves the scenes' seeds and the training seed (default 0)")
     ap.add_argument("--val-frames", type=int, default=400, help="validation scenes for the thresholds")
     args = ap.parse_args(argv)
 
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"tune_real_decks: {args.out} exists; choose a new folder")
     shutil.copytree(args.model, args.out, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     t0 = time.time()
-    done = tune_on_real_decks(args.out, args.scenes, args.epochs, decks=args.decks, shapes=args.shapes)
+    done = tune_on_real_decks(args.out, args.scenes, args.epochs, seed=args.seed, decks=args.decks, shapes=args.shapes)
     if done is None:
         raise SystemExit("tune_real_decks: no real training deck cached (sueca dataset fetch-heldout-decks)")
     path = args.out / "recognizer.json"
