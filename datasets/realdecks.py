@@ -47,7 +47,8 @@ def _names(code: str) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Source:
-    """Where one deck comes from: ``kind`` "npm" (PNG files in the package) or "deb" (a KDE theme)."""
+    """Where one deck comes from: ``kind`` "npm" (PNG files in the package, named by suit and
+    rank), "npm-svg" (SVG files named by card code) or "deb" (a KDE theme)."""
 
     kind: str
     package: str
@@ -66,7 +67,7 @@ DECKS: dict[str, Source] = {
     "bellot": Source("npm", "svg-cards", "4.0.2", "LGPL-2.1", "package/png/2x"),
     # Chris Aguilar's Vectorized Playing Cards 1.3, as SVGs named by card code; the code is MIT,
     # the art LGPL-3.0 (cards/COPYING.LESSER.txt)
-    "aguilar": Source("npm", "cardsJS", "1.1.1", "MIT", "package/cards",
+    "aguilar": Source("npm-svg", "cardsJS", "1.1.1", "MIT", "package/cards",
                       ("package/cards/COPYING.LESSER.txt", "GNU LESSER GENERAL PUBLIC LICENSE\n                       Version 3",
                        "LGPL-3.0")),
     **{f"kde_{t.replace('-', '_')}": Source("deb", "kdegames-card-data-kf5", "4:22.12.3-1", "GPL-2+", f"svg-{t}")
@@ -251,9 +252,9 @@ def fetch_heldout_decks(names=None, force: bool = False, log=print) -> dict[str,
         for name in todo:
             src = DECKS[name]
             try:
-                if src.kind == "npm":
+                if src.kind in ("npm", "npm-svg"):
                     with _npm_pack(src, tempfile.mkdtemp(dir=tmp)) as tf:
-                        if src.art_licence is not None:  # SVGs named by card code (cardsJS)
+                        if src.kind == "npm-svg":
                             def svg(name: str) -> np.ndarray | None:
                                 return _svg_png(tf.extractfile(f"{src.path}/{name}.svg").read(), HEIGHT)
 
