@@ -21,9 +21,10 @@ from sueca.vision.recognizer import UNREADABLE_CLASS, combine_corners, softmax
 from sueca.vision.rectify import CropSpec
 
 
-def to_tensor(crops: np.ndarray) -> torch.Tensor:
+def to_tensor(crops: np.ndarray | torch.Tensor) -> torch.Tensor:
     """uint8 crops (N, H, W) or (N, H, W, 3) -> float (N, C, H, W) in [0, 1]."""
-    x = torch.from_numpy(np.ascontiguousarray(crops)).float() / 255.0
+    x = crops if isinstance(crops, torch.Tensor) else torch.from_numpy(np.ascontiguousarray(crops))
+    x = x.float() / 255.0
     return x[:, None] if x.dim() == 3 else x.permute(0, 3, 1, 2).contiguous()
 
 
@@ -31,25 +32,26 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     """Photometric jitter on a batch (B, C, H, W) in [0, 1]: white balance, saturation, light,
     contrast, gamma, noise, blur (café light is warm, dim and uneven)."""
     b, c = x.shape[:2]
+    dev = x.device  # g must live there too (a CUDA generator for a batch on the GPU)
     def r(lo, hi):
-        return lo + (hi - lo) * torch.rand(b, 1, 1, 1, generator=g)
+        return lo + (hi - lo) * torch.rand(b, 1, 1, 1, generator=g, device=dev)
     if c == 3:
-        x = x * (0.8 + 0.4 * torch.rand(b, 3, 1, 1, generator=g))  # white balance
+        x = x * (0.8 + 0.4 * torch.rand(b, 3, 1, 1, generator=g, device=dev))  # white balance
         grey = x.mean(dim=1, keepdim=True)
         x = grey + (x - grey) * r(0.3, 1.4)  # saturation
     x = x.clamp(1e-3, 1) ** r(0.6, 1.6)
     x = (x - 0.5) * r(0.5, 1.3) + 0.5 + r(-0.2, 0.2)
     # a light gradient across the crop (a shadow edge, a lamp)
     h, w = x.shape[2:]
-    yy = torch.linspace(-1, 1, h).view(1, 1, h, 1)
-    xx = torch.linspace(-1, 1, w).view(1, 1, 1, w)
+    yy = torch.linspace(-1, 1, h, device=dev).view(1, 1, h, 1)
+    xx = torch.linspace(-1, 1, w, device=dev).view(1, 1, 1, w)
     x = x + (r(-0.15, 0.15) * yy + r(-0.15, 0.15) * xx)
-    blur = torch.rand(b, generator=g) < 0.3
+    blur = torch.rand(b, generator=g, device=dev) < 0.3
     if blur.any():
-        k = torch.tensor([0.25, 0.5, 0.25])
+        k = torch.tensor([0.25, 0.5, 0.25], device=dev)
         k2 = (k[:, None] * k[None, :]).view(1, 1, 3, 3).repeat(c, 1, 1, 1)
         x[blur] = F.conv2d(F.pad(x[blur], (1, 1, 1, 1), mode="replicate"), k2, groups=c)
-    x = x + torch.randn(x.shape, generator=g) * r(0.0, 0.06)
+    x = x + torch.randn(x.shape, generator=g, device=dev) * r(0.0, 0.06)
     return x.clamp(0, 1)
 
 
@@ -59,25 +61,26 @@ def shape_jitter(x: torch.Tensor, g: torch.Generator, p: float = 0.5, box=CropSp
     (zoomed 0.85-1.15 about the card's corner, where the index hangs). Printed decks
     differ from ours most in exactly these, and colour jitter teaches neither. ``box``: the
     crops' :class:`~sueca.vision.rectify.CropSpec` box, which places the card's corner."""
-    b = x.shape[0]
-    heavy = torch.rand(b, generator=g) < p / 2
-    light = ~heavy & (torch.rand(b, generator=g) < p / (2 - p))
+    b, dev = x.shape[0], x.device
+    heavy = torch.rand(b, generator=g, device=dev) < p / 2
+    light = ~heavy & (torch.rand(b, generator=g, device=dev) < p / (2 - p))
     # blended, not whole: a full 3x3 maximum erases the 1-2 px strokes of a small index,
     # and a crop whose index is gone must not be taught as readable
     if heavy.any():
-        a = 0.3 + 0.7 * torch.rand(int(heavy.sum()), 1, 1, 1, generator=g)
+        a = 0.3 + 0.7 * torch.rand(int(heavy.sum()), 1, 1, 1, generator=g, device=dev)
         x[heavy] = (1 - a) * x[heavy] + a * -F.max_pool2d(-x[heavy], 3, stride=1, padding=1)
     if light.any():
-        a = 0.2 + 0.3 * torch.rand(int(light.sum()), 1, 1, 1, generator=g)
+        a = 0.2 + 0.3 * torch.rand(int(light.sum()), 1, 1, 1, generator=g, device=dev)
         x[light] = (1 - a) * x[light] + a * F.max_pool2d(x[light], 3, stride=1, padding=1)
-    zoom = torch.rand(b, generator=g) < p
+    zoom = torch.rand(b, generator=g, device=dev) < p
     if zoom.any():
         n = int(zoom.sum())
-        s = 0.85 + 0.3 * torch.rand(n, generator=g)
+        s = 0.85 + 0.3 * torch.rand(n, generator=g, device=dev)
         # the card's corner (card units 0, 0) stays where it is, in grid units -1..1
         u0, v0, u1, v1 = box
-        cx, cy = torch.full((n,), 2 * -u0 / (u1 - u0) - 1), torch.full((n,), 2 * -v0 / (v1 - v0) - 1)
-        theta = torch.zeros(n, 2, 3)
+        cx = torch.full((n,), 2 * -u0 / (u1 - u0) - 1, device=dev)
+        cy = torch.full((n,), 2 * -v0 / (v1 - v0) - 1, device=dev)
+        theta = torch.zeros(n, 2, 3, device=dev)
         theta[:, 0, 0], theta[:, 1, 1] = s, s
         theta[:, 0, 2], theta[:, 1, 2] = cx * (1 - s), cy * (1 - s)
         grid = F.affine_grid(theta, list(x[zoom].shape), align_corners=False)
@@ -129,52 +132,60 @@ def _code_index(code: str) -> int:
 
 def predict(model: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> np.ndarray:
     model.eval()
+    dev = next(model.parameters()).device
     out = []
     with torch.inference_mode():
         for i in range(0, len(crops), batch):
-            out.append(model(to_tensor(crops[i:i + batch])).numpy())
+            out.append(model(to_tensor(crops[i:i + batch]).to(dev)).cpu().numpy())
     return np.concatenate(out) if out else np.zeros((0, UNREADABLE_CLASS + 1), np.float32)
 
 
 def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: int = 128, lr: float = 3e-3,
                  seed: int = 0, width: int = 16, log=print, init: torch.nn.Module | None = None,
-                 shapes: float = 0.0) -> torch.nn.Module:
-    """Train with AdamW + one-cycle, from scratch or on from ``init``; returns the model in eval mode.
-    ``shapes``: :func:`shape_jitter` too, at that probability (0: not)."""
+                 shapes: float = 0.0, device: str = "cpu") -> torch.nn.Module:
+    """Train with AdamW + one-cycle, from scratch or on from ``init``; returns the model in eval mode
+    (on ``device``). ``shapes``: :func:`shape_jitter` too, at that probability (0: not)."""
     torch.manual_seed(seed)
+    dev = torch.device(device)
     g = torch.Generator().manual_seed(seed)
+    # on the CPU one generator draws both, as the committed weights were trained
+    ga = g if dev.type == "cpu" else torch.Generator(device=dev).manual_seed(seed)
     channels = 1 if crops.ndim == 3 else crops.shape[3]
     model = init if init is not None else build_reader(UNREADABLE_CLASS + 1, width, in_channels=channels)
+    model = model.to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(crops) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
     y_all = torch.from_numpy(labels.astype(np.int64))
+    # on a GPU the whole uint8 set goes there once (a few hundred MB), batches are cut there
+    on_dev = None if dev.type == "cpu" else torch.from_numpy(np.ascontiguousarray(crops)).to(dev)
     t0 = time.time()
     for ep in range(epochs):
         model.train()
         perm = torch.randperm(len(crops), generator=g)
-        tot, correct, n = 0.0, 0, 0
+        # summed where they are: a float() each step would wait for the GPU
+        tot, correct, n = torch.zeros((), device=dev), torch.zeros((), dtype=torch.long, device=dev), 0
         for i in range(0, len(perm), batch):
             idx = perm[i:i + batch]
-            x = to_tensor(crops[idx.numpy()])
-            x = augment(shape_jitter(x, g, shapes) if shapes > 0 else x, g)
-            y = y_all[idx]
+            x = to_tensor(crops[idx.numpy()]) if on_dev is None else to_tensor(on_dev[idx.to(dev)])
+            x = augment(shape_jitter(x, ga, shapes) if shapes > 0 else x, ga)
+            y = y_all[idx].to(dev)
             logits = model(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.02)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss.detach()) * len(idx)
-            correct += int((logits.argmax(1) == y).sum())
+            tot += loss.detach() * len(idx)
+            correct += (logits.argmax(1) == y).sum()
             n += len(idx)
-        log(f"reader epoch {ep + 1}/{epochs} loss {tot / n:.4f} acc {correct / n:.4f} ({time.time() - t0:.0f}s)")
+        log(f"reader epoch {ep + 1}/{epochs} loss {float(tot) / n:.4f} acc {int(correct) / n:.4f} ({time.time() - t0:.0f}s)")
     return model.eval()
 
 
 def export_reader(model: torch.nn.Module, size: tuple[int, int], onnx_path: str | Path, pt_path: str | Path) -> None:
     """Write ``reader.onnx`` (dynamic batch) and ``reader.pt`` (state dict + architecture)."""
-    model = model.eval()
+    model = model.eval().cpu()
     width, channels = model.width, model.in_channels
     dummy = torch.zeros(4, channels, *size)
     torch.onnx.export(model, (dummy,), str(onnx_path), input_names=["crops"], output_names=["logits"],
