@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 import time
@@ -69,7 +70,9 @@ def build(plan, model_dir: str, seconds: float, workers: int, chunk: int, log) -
         queues.append([(kind, group, seeds[i:i + chunk], model_dir) for i in range(0, n, chunk)])
     order = [q[i] for i in range(max(map(len, queues))) for q in queues if i < len(q)]
     xs, ys, counts, t0 = [], [], {}, time.time()
-    pool = ProcessPoolExecutor(max_workers=workers)
+    # spawned, not forked: a fork taken while the parent holds a library's lock (seen from a
+    # test's imports) hangs its workers
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
     pending = {pool.submit(_chunk, a): a for a in order[:2 * workers]}
     nxt = len(pending)
     while pending:
@@ -122,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     val_n = 4 if args.tiny else args.val_scenes
     vx, vy, _ = build([("runtime", "train", VAL_SEED0, val_n)], args.model, 1e9, workers, chunk, log)
 
-    import torch  # only now: the workers above were forked without it
+    import torch
 
     from sueca.vision.recognizer import softmax
     from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict, train_reader

@@ -10,6 +10,9 @@ writes ``recognizer.json``.
     .venv/bin/sueca dataset fetch-heldout-decks
     .venv-train/bin/python scripts/tune_real_decks.py --model models --out /tmp/real-tuned
     .venv/bin/python scripts/real_decks_check.py --model /tmp/real-tuned
+
+``--readers FIRST.pt SECOND.pt`` skips the learning: those readers (trained elsewhere, e.g.
+by ``scripts/gpu_readers.py`` on a lent GPU) replace both, and the rest is the same.
 """
 
 from __future__ import annotations
@@ -33,17 +36,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="probability of jittering a crop's stroke weight and index size while learning (default 0)")
     ap.add_argument("--seed", type=int, default=0, help="moves the scenes' seeds and the training seed (default 0)")
     ap.add_argument("--val-frames", type=int, default=400, help="validation scenes for the thresholds")
+    ap.add_argument("--readers", nargs=2, type=Path, default=None, metavar=("FIRST", "SECOND"),
+                    help="readers' .pt files to install instead of learning (export_reader's format)")
     args = ap.parse_args(argv)
 
     from sueca.vision.recognizer import load_recognizer
     from sueca.vision.train_eval import choose_card_threshold, choose_video_threshold, readings
-    from sueca.vision.train_real import VAL_SEED0, tune_on_real_decks
+    from sueca.vision.train_real import VAL_SEED0, install_readers, tune_on_real_decks
 
     if args.out.exists():
         raise SystemExit(f"tune_real_decks: {args.out} exists; choose a new folder")
     shutil.copytree(args.model, args.out, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     t0 = time.time()
-    done = tune_on_real_decks(args.out, args.scenes, args.epochs, seed=args.seed, decks=args.decks, shapes=args.shapes)
+    if args.readers:
+        done = install_readers(args.out, *args.readers)
+    else:
+        done = tune_on_real_decks(args.out, args.scenes, args.epochs, seed=args.seed, decks=args.decks,
+                                  shapes=args.shapes)
     if done is None:
         raise SystemExit("tune_real_decks: no real training deck cached (sueca dataset fetch-heldout-decks)")
     path = args.out / "recognizer.json"

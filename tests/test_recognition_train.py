@@ -107,3 +107,53 @@ print("ok")
 """
     res = subprocess.run([_train_python(), "-c", code], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0 and "ok" in res.stdout, res.stderr[-2000:]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")
+def test_gpu_readers_run_and_their_install(tmp_path):
+    """The GPU lease's script end to end on the CPU (--tiny), then its readers installed the way
+    ``tune_real_decks.py --readers`` does: the ONNX files read exactly as the .pt files."""
+    env = {**os.environ, "SUECA_DECKS_DIR": str(tmp_path / "decks")}
+    out = tmp_path / "gpu"
+    code = f"""
+import os, sys
+from pathlib import Path
+sys.path.insert(0, {str(ROOT / "tests")!r})
+from test_datasets_realdecks import stand_in_deck
+stand_in_deck(Path(os.environ["SUECA_DECKS_DIR"]) / "kde_standard")
+sys.argv = ["gpu_readers", "--out", {str(out)!r}, "--tiny"]
+sys.path.insert(0, {str(ROOT / "scripts")!r})
+import gpu_readers
+raise SystemExit(gpu_readers.main())
+"""
+    res = subprocess.run([_train_python(), "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert sorted(summary["readers"]) == ["F16", "F24", "S16", "S24"]
+    assert summary["crops"] > 0 and summary["val_crops"] > 0
+    assert {k.split("/")[1] for k in summary["counts"]} == {"train", "glyph", "real_train"}
+    check = f"""
+import json, shutil
+from pathlib import Path
+import numpy as np, onnxruntime as ort
+from sueca.vision.train_real import install_readers
+from sueca.vision.train_reader import load_reader, predict
+m = Path({str(tmp_path)!r}) / "m"
+shutil.copytree({str(ROOT / "models")!r}, m)
+cfg = (m / "recognizer.json").read_bytes()
+info = install_readers(m, {str(out / "S16.pt")!r}, {str(out / "S24.pt")!r}, val_scenes=2, log=lambda *a: None)["real_tuned"]
+x = np.random.default_rng(0).integers(0, 255, (5, 48, 36, 3), dtype=np.uint8)
+for stem, src in (("reader", "S16"), ("reader2", "S24")):
+    want = predict(load_reader({str(out)!r} + "/" + src + ".pt"), x)
+    sess = ort.InferenceSession(str(m / (stem + ".onnx")))
+    got = sess.run(None, {{"crops": x.transpose(0, 3, 1, 2).astype(np.float32) / 255}})[0]
+    assert np.allclose(got, want, atol=1e-4), stem
+assert (m / "recognizer.json").read_bytes() == cfg  # thresholds are the caller's to choose
+print(json.dumps(info))
+"""
+    res = subprocess.run([_train_python(), "-c", check], env=env, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    info = json.loads(res.stdout.strip().splitlines()[-1])
+    assert info["temperature"] > 0 and info["second_temperature"] > 0
+    assert info["installed_from"][0].endswith("S16.pt")

@@ -80,4 +80,32 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     return {"real_tuned": out}
 
 
-__all__ = ["tune_on_real_decks", "REAL_TUNE_SEED0"]
+def install_readers(model_dir: str | Path, first: str | Path, second: str | Path, val_scenes: int = 100,
+                    log=print) -> dict:
+    """Put readers trained elsewhere (``export_reader``'s ``.pt``) in ``model_dir`` as its first and
+    second reader, export them to ONNX and fit their temperatures on run-time crops of the
+    validation scenes, as :func:`tune_on_real_decks` does. Returns ``{"real_tuned": {...}}``."""
+    from sueca.vision.recognizer import softmax
+    from sueca.vision.rectify import CropSpec
+    from sueca.vision.train_data import build_recognizer_crops
+    from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict
+
+    model_dir = Path(model_dir)
+    cfg = json.loads((model_dir / "recognizer.json").read_text())
+    second_cfg = cfg["reader"].get("second")
+    if not second_cfg:
+        raise ValueError(f"{model_dir}: recognizer.json names no second reader")
+    vx, vy = build_recognizer_crops(range(VAL_SEED0, VAL_SEED0 + val_scenes), "train", model_dir, log=log)
+    out = {"installed_from": [str(first), str(second)]}
+    for src, stem, key in ((first, "reader", "temperature"), (second, Path(second_cfg["pt"]).stem, "second_temperature")):
+        model = load_reader(src)
+        logits = predict(model, vx)
+        temp = fit_temperature(logits, vy)
+        out[key] = temp
+        out[f"{stem}_val_crop_accuracy"] = float(np.mean(softmax(logits, temp).argmax(1) == vy))
+        export_reader(model, CropSpec().size, model_dir / f"{stem}.onnx", model_dir / f"{stem}.pt")
+        log(f"installed {src} as {stem}: run-time val crop accuracy {out[f'{stem}_val_crop_accuracy']:.4f}, T={temp:.3f}")
+    return {"real_tuned": out}
+
+
+__all__ = ["tune_on_real_decks", "install_readers", "REAL_TUNE_SEED0"]
