@@ -91,14 +91,15 @@ def trial_boxes(quad: np.ndarray, directions: list[int], steps=STEPS) -> list[np
     return [np.stack([q + s * dirs[d] for s in steps]).astype(np.float32) for d in directions]
 
 
-def _near_any(quad: np.ndarray, others: list[np.ndarray]) -> bool:
+def _near_any(quad: np.ndarray, others: list[np.ndarray], centres: list[np.ndarray] | None = None) -> bool:
     """Whether ``quad`` is one card with any of ``others`` (outline IoU >= :data:`SAME_IOU`).
 
     Outlines whose centres lie a short side apart overlap far less than that, so only
-    the near ones are measured (the exact IoU is most of the search's cost otherwise)."""
+    the near ones are measured (the exact IoU is most of the search's cost otherwise).
+    ``centres``: the others' centres, kept beside them by a caller that asks often."""
     if not others:
         return False
-    centres = np.asarray([o.mean(0) for o in others], np.float32)
+    centres = np.asarray([o.mean(0) for o in others] if centres is None else centres, np.float32)
     c = quad.mean(0)
     short = min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
     near = np.flatnonzero(np.linalg.norm(centres - c, axis=1) < short)
@@ -116,6 +117,7 @@ def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: li
     quads = [clockwise(q) for q in np.asarray(corners, np.float32).reshape(-1, 4, 2)]
     seen = {c for c in codes if c != UNREADABLE}
     tried = [q for q, c in zip(quads, codes) if c != UNREADABLE]
+    tried_c = [q.mean(0) for q in tried]  # their centres, for _near_any
     found_q, found_c, found_f = [], [], []
     frontier = [(q, None) for q in quads]  # (outline, step it was found by)
     for _ in range(MAX_DEPTH):
@@ -127,9 +129,10 @@ def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: li
             parents.extend([k] * len(boxes))
         fresh = []
         for q, k in zip(trials, parents):
-            if not _near_any(q, tried):
+            if not _near_any(q, tried, tried_c):
                 fresh.append((q, k))
                 tried.append(q)
+                tried_c.append(q.mean(0))
         if not fresh:
             break
         read_codes, read_confs = recognizer.read_quads(frame, [q[None] for q, _ in fresh], exact=False,
@@ -149,6 +152,7 @@ def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: li
             found_c.append(code)
             found_f.append(conf)
             tried.append(q)
+            tried_c.append(q.mean(0))
         if not frontier:
             break
     if not found_q:
