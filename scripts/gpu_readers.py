@@ -13,7 +13,7 @@ then the GPU trains, in this order, until ``--train-seconds`` are spent:
 Each reader's ``.pt`` (``export_reader``'s format) lands in ``--out`` as soon as it is done,
 with ``summary.json`` (crops, times, validation crop accuracy on run-time crops of the
 validation scenes). Nothing here chooses thresholds: ``scripts/tune_real_decks.py
---no-train`` does that on this machine, as the recipe does.
+--readers FIRST.pt SECOND.pt`` does that on this machine, as the recipe does.
 
     python3 scripts/gpu_readers.py --out $OUT              # on the GPU machine
     python3 scripts/gpu_readers.py --out /tmp/g --tiny     # a minute on the CPU: the plumbing
@@ -140,8 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"seed": args.seed, "crops": int(len(y)), "counts": counts, "val_crops": int(len(vy)), "device": dev,
                "shapes": args.shapes, "batch": args.batch, "readers": {}}
     model = Path(args.model)
-    jobs = [("F16", load_reader(model / "reader.pt"), 16, args.tune_epochs, 1e-3),
-            ("F24", load_reader(model / "reader2.pt"), 24, args.tune_epochs, 1e-3),
+    # (name, the committed reader it starts from or None, width, epochs, lr)
+    jobs = [("F16", model / "reader.pt", 16, args.tune_epochs, 1e-3),
+            ("F24", model / "reader2.pt", 24, args.tune_epochs, 1e-3),
             ("S16", None, 16, args.epochs, 4e-3), ("S24", None, 24, args.epochs, 4e-3)]
     jobs = [j for j in jobs if args.only is None or j[0] in args.only]
     t0, per_epoch = time.time(), {}
@@ -154,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         t1 = time.time()
         # seed 0 trains every reader from 11, as the installed pair was (same batches, same order)
         m = train_reader(x, y, epochs, batch=args.batch, lr=lr, seed=11 if args.seed == 0 else 100 * args.seed + k,
-                         width=width, log=log, init=init,
+                         width=width, log=log, init=None if init is None else load_reader(init),
                          shapes=args.shapes, device=dev)
         per_epoch[width] = (time.time() - t1) / epochs
         logits = predict(m, vx)
