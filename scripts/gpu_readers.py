@@ -17,6 +17,14 @@ validation scenes). Nothing here chooses thresholds: ``scripts/tune_real_decks.p
 
     python3 scripts/gpu_readers.py --out $OUT              # on the GPU machine
     python3 scripts/gpu_readers.py --out /tmp/g --tiny     # a minute on the CPU: the plumbing
+
+The GPU machine needs no install beyond its own numpy, OpenCV, ONNX Runtime, Pillow and
+torch: the package is this checkout seen through a folder of links (``sueca/*`` plus
+``engine``, ``vision``, ... as ``sueca.<part>``, on ``PYTHONPATH``), the four KDE themes come
+as ``out/decks/kde_*`` and the typefaces the decks name (``datasets/styles.py``,
+``datasets/pips.py``: 58 files, 8 MB as ``tar.xz``) are unpacked under
+``/usr/local/share/fonts``, where ``styles._font_index`` looks. Without them the glyph decks
+draw fewer suit signs and the KDE group is missing.
 """
 
 from __future__ import annotations
