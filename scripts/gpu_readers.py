@@ -23,8 +23,8 @@ torch: the package is this checkout seen through a folder of links (``sueca/*`` 
 ``engine``, ``vision``, ... as ``sueca.<part>``, on ``PYTHONPATH``), the four KDE themes come
 as ``out/decks/kde_*`` and the typefaces the decks name (``datasets/styles.py``,
 ``datasets/pips.py``: 58 files, 8 MB as ``tar.xz``) are unpacked under
-``/usr/local/share/fonts``, where ``styles._font_index`` looks. Without them the glyph decks
-draw fewer suit signs and the KDE group is missing.
+``/usr/local/share/fonts``, where ``styles._font_index`` looks. Without the typefaces the glyph
+decks draw fewer suit signs; without the decks the run stops (``real_train`` names no cached deck).
 """
 
 from __future__ import annotations
