@@ -140,8 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
 
-    from sueca.vision.recognizer import softmax
-    from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict, train_reader
+    from sueca.vision.train_reader import calibrate, export_reader, load_reader, train_reader
 
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     log(f"device {dev} {torch.cuda.get_device_name(0) if dev == 'cuda' else ''}; torch {torch.__version__}")
@@ -166,9 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                          width=width, log=log, init=None if init is None else load_reader(init),
                          shapes=args.shapes, device=dev)
         per_epoch[width] = (time.time() - t1) / epochs
-        logits = predict(m, vx)
-        temp = fit_temperature(logits, vy)
-        acc = float(np.mean(softmax(logits, temp).argmax(1) == vy))
+        temp, acc = calibrate(m, vx, vy)
         export_reader(m, x.shape[1:3], args.out / f"{name}.onnx", args.out / f"{name}.pt")
         (args.out / f"{name}.onnx").unlink()  # made again here, by this machine's exporter
         summary["readers"][name] = {"epochs": epochs, "lr": lr, "width": width, "s": round(time.time() - t1),

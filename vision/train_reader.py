@@ -88,6 +88,14 @@ def shape_jitter(x: torch.Tensor, g: torch.Generator, p: float = 0.5, box=CropSp
     return x
 
 
+def calibrate(model: torch.nn.Module, crops: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """(temperature, crop accuracy) of ``model`` on validation crops: the temperature fitted
+    by :func:`fit_temperature`, the accuracy of the argmax at it."""
+    logits = predict(model, crops)
+    temp = fit_temperature(logits, labels)
+    return temp, float(np.mean(softmax(logits, temp).argmax(1) == labels))
+
+
 def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     """Temperature minimising the negative log-likelihood (grid search, robust and exact enough)."""
     best_t, best = 1.0, np.inf

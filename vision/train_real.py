@@ -36,10 +36,9 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     suit signs), ``scenes`` scenes each. ``shapes``: the probability of a crop's stroke weight
     and of its index size being jittered while learning (:func:`sueca.vision.train_reader.shape_jitter`)."""
     from sueca.datasets.styles import resolve_styles
-    from sueca.vision.recognizer import softmax
     from sueca.vision.rectify import CropSpec
     from sueca.vision.train_data import build_recognizer_crops
-    from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict, train_reader
+    from sueca.vision.train_reader import calibrate, export_reader, load_reader, train_reader
 
     model_dir = Path(model_dir)
     groups, xs_new, ys_new, names = decks.split("+"), [], [], []
@@ -71,9 +70,7 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     for stem, key in readers:
         model = train_reader(x, y, epochs, lr=1e-3, seed=seed + 7, log=log, init=load_reader(model_dir / f"{stem}.pt"),
                              shapes=shapes)
-        logits = predict(model, vx)
-        temp = fit_temperature(logits, vy)
-        acc = float(np.mean(softmax(logits, temp).argmax(1) == vy))
+        temp, acc = calibrate(model, vx, vy)
         export_reader(model, CropSpec().size, model_dir / f"{stem}.onnx", model_dir / f"{stem}.pt")
         out[key], out[f"{stem}_val_crop_accuracy"] = temp, acc
         log(f"real-deck tuning: {stem} run-time val crop accuracy {acc:.4f}, T={temp:.3f}")
@@ -85,10 +82,9 @@ def install_readers(model_dir: str | Path, first: str | Path, second: str | Path
     """Put readers trained elsewhere (``export_reader``'s ``.pt``) in ``model_dir`` as its first and
     second reader, export them to ONNX and fit their temperatures on run-time crops of the
     validation scenes, as :func:`tune_on_real_decks` does. Returns ``{"real_tuned": {...}}``."""
-    from sueca.vision.recognizer import softmax
     from sueca.vision.rectify import CropSpec
     from sueca.vision.train_data import build_recognizer_crops
-    from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict
+    from sueca.vision.train_reader import calibrate, export_reader, load_reader
 
     model_dir = Path(model_dir)
     cfg = json.loads((model_dir / "recognizer.json").read_text())
@@ -99,12 +95,10 @@ def install_readers(model_dir: str | Path, first: str | Path, second: str | Path
     out = {"installed_from": [str(first), str(second)]}
     for src, stem, key in ((first, "reader", "temperature"), (second, Path(second_cfg["pt"]).stem, "second_temperature")):
         model = load_reader(src)
-        logits = predict(model, vx)
-        temp = fit_temperature(logits, vy)
-        out[key] = temp
-        out[f"{stem}_val_crop_accuracy"] = float(np.mean(softmax(logits, temp).argmax(1) == vy))
+        out[key], out[f"{stem}_val_crop_accuracy"] = calibrate(model, vx, vy)
         export_reader(model, CropSpec().size, model_dir / f"{stem}.onnx", model_dir / f"{stem}.pt")
-        log(f"installed {src} as {stem}: run-time val crop accuracy {out[f'{stem}_val_crop_accuracy']:.4f}, T={temp:.3f}")
+        log(f"installed {src} as {stem}: run-time val crop accuracy {out[f'{stem}_val_crop_accuracy']:.4f}, "
+            f"T={out[key]:.3f}")
     return {"real_tuned": out}
 
 

@@ -397,9 +397,8 @@ READER_TUNE_SEED0 = 3_000_000
 def _tune_reader(preset: Preset, work: Path, model_dir: Path, reader_npz: Path, log) -> dict:
     """Go on training the reader on crops cut by the locator and the outliner, half and half
     with its first crops (so it does not forget the rare cases); recalibrate its temperature."""
-    from sueca.vision.recognizer import softmax
     from sueca.vision.train_data import build_recognizer_crops
-    from sueca.vision.train_reader import export_reader, fit_temperature, load_reader, predict, train_reader
+    from sueca.vision.train_reader import calibrate, export_reader, load_reader, train_reader
 
     npz = work / "data" / "reader_runtime.npz"
     if not npz.is_file():
@@ -421,9 +420,7 @@ def _tune_reader(preset: Preset, work: Path, model_dir: Path, reader_npz: Path, 
         f"+ {len(keep)} first crops")
     model = train_reader(crops, labels, preset.reader_tune_epochs, lr=1e-3, seed=preset.seed + 1, log=log,
                          init=load_reader(model_dir / "reader.pt"))
-    logits = predict(model, d["val_crops"])
-    temp = fit_temperature(logits, d["val_labels"])
-    acc = float(np.mean(softmax(logits, temp).argmax(1) == d["val_labels"]))
+    temp, acc = calibrate(model, d["val_crops"], d["val_labels"])
     export_reader(model, CropSpec().size, model_dir / "reader.onnx", model_dir / "reader.pt")
     log(f"reader tuning: run-time val crop accuracy {acc:.4f}, T={temp:.3f}")
     return {"temperature": temp, "reader_tuned": {"scenes": preset.reader_tune_scenes,
