@@ -6,9 +6,11 @@ that made the training decks, so they share its habits. These decks are drawn
 by other people, printed-deck fashion: the classic French-pattern deck of
 David Bellot (npm package ``svg-cards``, LGPL-2.1), Chris Aguilar's
 English-pattern deck (npm ``cardsJS``, art LGPL-3.0) and the card themes that
-Debian ships for KDE's card games (package ``kdegames-card-data-kf5``, GPL-2+).
-The readers may learn from those named in ``styles.REAL_TRAIN_STYLES``; Bellot's,
-Aguilar's and KDE's Tigullio International stay held out.
+Debian ships for KDE's card games (package ``kdegames-card-data-kf5``, GPL-2+) and
+for GNOME's (``gnome-cards-data``, GPL-3+; ``styles.GNOME_THEMES``). The readers may
+learn from those named in ``styles.REAL_TRAIN_STYLES`` and ``styles.REAL_MORE_STYLES``;
+Bellot's, Aguilar's and KDE's Tigullio International (``styles.REAL_HELDOUT_STYLES``)
+stay held out, and so do GNOME's copies of the first two.
 
 ``sueca dataset fetch-heldout-decks`` downloads them (npm, apt), checks each
 licence, rasterises every card (PNG as packaged, or the KDE theme's SVG element
@@ -33,6 +35,7 @@ import cv2
 import numpy as np
 
 from . import svgdeck
+from .styles import GNOME_THEMES
 
 HEIGHT = svgdeck.HEIGHT
 RANKS = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
@@ -48,13 +51,15 @@ def _names(code: str) -> tuple[str, str]:
 @dataclass(frozen=True)
 class Source:
     """Where one deck comes from: ``kind`` "npm" (PNG files in the package, named by suit and
-    rank), "npm-svg" (SVG files named by card code) or "deb" (a KDE theme)."""
+    rank), "npm-svg" (SVG files named by card code), "deb" (a KDE theme's folder) or
+    "deb-gnome" (a GNOME theme's ``.svgz``, elements named suit first)."""
 
     kind: str
     package: str
     version: str
     licence: str
-    path: str  # npm: folder of PNGs (or SVGs) in the package; deb: the theme folder under /usr/share/carddecks
+    path: str  # npm: folder of PNGs (or SVGs) in the package; deb: the theme folder under /usr/share/carddecks;
+    # deb-gnome: the theme file under /usr/share/aisleriot/cards
     #: npm packages whose card art carries its own licence beside the code's: that file, a
     #: phrase its text must hold, the licence's name (the package.json ``license`` is the code's)
     art_licence: tuple[str, str, str] | None = None
@@ -62,7 +67,9 @@ class Source:
 
 #: Deck name -> source. The KDE themes left out draw no corner index (future), use
 #: German suits (xskat-german), print an upright index in the bottom corner and none
-#: of the suit (ancient-egyptians), or did not rasterise as whole cards (gm-paris's courts).
+#: of the suit (ancient-egyptians), did not rasterise as whole cards (gm-paris's courts),
+#: have no 2 to 6 (xskat-french, konqi-modern), draw pips only (penguins) or print the
+#: rank in the top-right corner (the three oxygen themes).
 DECKS: dict[str, Source] = {
     "bellot": Source("npm", "svg-cards", "4.0.2", "LGPL-2.1", "package/png/2x"),
     # Chris Aguilar's Vectorized Playing Cards 1.3, as SVGs named by card code; the code is MIT,
@@ -72,6 +79,9 @@ DECKS: dict[str, Source] = {
                        "LGPL-3.0")),
     **{f"kde_{t.replace('-', '_')}": Source("deb", "kdegames-card-data-kf5", "4:22.12.3-1", "GPL-2+", f"svg-{t}")
        for t in ("standard", "nicu-white", "nicu-ornamental", "tigullio-international", "dondorf")},
+    "kde_jolly_royal": Source("deb", "kdegames-card-data-kf5", "4:22.12.3-1", "GPL-2+", "svg-jolly-royal"),
+    **{f"gnome_{t.replace('-', '_')}": Source("deb-gnome", "gnome-cards-data", "1:3.22.23-1", "GPL-3+", f"{t}.svgz")
+       for t in GNOME_THEMES},
 }
 
 
@@ -158,18 +168,25 @@ def _rsvg(svg: Path, element: str, zoom: float) -> np.ndarray | None:
     return cv2.imdecode(np.frombuffer(res.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
 
 
-def _kde_cards(theme: Path) -> tuple[dict, np.ndarray | None]:
+def _element(code: str, suit_first: bool) -> str:
+    """The SVG element id of a card: KDE's themes say "queen_heart", GNOME's "heart_queen"."""
+    rank, suit = _names(code)
+    return f"{suit}_{rank}" if suit_first else f"{rank}_{suit}"
+
+
+def _kde_cards(theme: Path, suit_first: bool = False) -> tuple[dict, np.ndarray | None]:
+    """The 52 faces and the back of one SVG theme (a KDE or GNOME card theme folder)."""
     if shutil.which("rsvg-convert") is None:
         raise RuntimeError("rsvg-convert is missing: apt-get install librsvg2-bin")
     svgz = next(theme.glob("*.svgz"))
     svg = theme / "theme.svg"
     svg.write_bytes(gzip.decompress(svgz.read_bytes()))
     # the zoom that makes a card HEIGHT px tall, from a card whose element is the card alone
-    probe = _rsvg(svg, "2_club", 1.0)
+    probe = _rsvg(svg, _element("2C", suit_first), 1.0)
     if probe is None:
-        raise RuntimeError(f"{theme.name}: no element '2_club'")
+        raise RuntimeError(f"{theme.name}: no element {_element('2C', suit_first)!r}")
     zoom = HEIGHT / probe.shape[0]
-    renders = {code: _rsvg(svg, "_".join(_names(code)), zoom) for code in CODES}
+    renders = {code: _rsvg(svg, _element(code, suit_first), zoom) for code in CODES}
     plain = [c for c in (_whole_card(r, None) for r in renders.values() if r is not None) if c is not None]
     if not plain:
         return {}, None
@@ -248,7 +265,7 @@ def fetch_heldout_decks(names=None, force: bool = False, log=print) -> dict[str,
     todo = [n for n in names if force or not available(n)]
     out.update({n: str(cache_dir(n)) for n in names if n not in todo})
     with tempfile.TemporaryDirectory() as tmp:
-        deb_root = None
+        deb_roots: dict[str, Path] = {}  # package -> unpacked tree, each downloaded once
         for name in todo:
             src = DECKS[name]
             try:
@@ -272,9 +289,15 @@ def fetch_heldout_decks(names=None, force: bool = False, log=print) -> dict[str,
                                 cards[code] = png(f"{suit}_{rank}")
                             back = png("back")
                 else:
-                    if deb_root is None:
-                        deb_root = _deb_tree(src, tempfile.mkdtemp(dir=tmp))
-                    cards, back = _kde_cards(deb_root / "usr/share/carddecks" / src.path)
+                    if src.package not in deb_roots:
+                        deb_roots[src.package] = _deb_tree(src, tempfile.mkdtemp(dir=tmp))
+                    root = deb_roots[src.package]
+                    if src.kind == "deb":
+                        cards, back = _kde_cards(root / "usr/share/carddecks" / src.path)
+                    else:  # one .svgz per theme: give it a folder of its own, as a KDE theme has
+                        theme = Path(tempfile.mkdtemp(dir=tmp))
+                        shutil.copy(root / "usr/share/aisleriot/cards" / src.path, theme)
+                        cards, back = _kde_cards(theme, suit_first=True)
                 out[name] = str(_write(name, src, cards, back))
             except (RuntimeError, ValueError, OSError, KeyError, subprocess.SubprocessError) as e:
                 out[name] = f"not made: {e}"

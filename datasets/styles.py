@@ -121,17 +121,35 @@ STYLES: tuple[DeckStyle, ...] = (
 #: Styles reserved for a held-out test split (never drawn for training scenes).
 TEST_STYLES: tuple[str, ...] = ("test_pt_serif", "test_light_sans")
 
+#: GNOME's card themes (Debian package ``gnome-cards-data``, ``realdecks.py``) the readers may learn from. Left out:
+#: Bellot's and Tigullio's (the held-out decks' own art), Dondorf and Ornamental (as KDE's,
+#: already here), Paris (Bellot's French pattern redrawn: its courts correlate 0.6-0.7 with his),
+#: the Russian decks' Cyrillic letters (slavic_costumes, Атласные), decks with no corner index
+#: on their pip cards (swiss-xvii, tarocco), the skat and bitmap variants, and Orell (most
+#: faces did not rasterise); Guyenne Classic, one of whose faces has no ink near its
+#: top-left corner for ``realdecks.index_quad``.
+GNOME_THEMES = ("ancient_french", "anglo", "anglo_modern", "anglo_modern_4_color", "anglo_poker", "atlasnye",
+                "gnomangelo", "lattmann", "neoclassical", "neoclassical_4_color", "plastic",
+                "rheinland", "simplistic", "tango", "tango_nuevo", "berlin")
+
 #: Other artists' decks, as printed (``realdecks.py``; used once fetched): a second held-out
 #: check, never drawn for training scenes and not part of the ``test`` split's figures.
 REAL_STYLES: tuple[DeckStyle, ...] = tuple(
     DeckStyle(f"real_{deck}", external=deck, restyle=False, stock=(255, 255, 255))
     for deck in ("bellot", "kde_standard", "kde_nicu_white", "kde_nicu_ornamental", "kde_tigullio_international",
-                 "kde_dondorf", "aguilar"))
+                 "kde_dondorf", "aguilar", "kde_jolly_royal", *(f"gnome_{t.replace('-', '_')}" for t in GNOME_THEMES)))
 #: The real decks the readers may learn from (``train_real.tune_on_real_decks``); the others
 #: (David Bellot's, KDE's Tigullio International, Chris Aguilar's) stay held out for
 #: ``scripts/real_decks_check.py``.
 REAL_TRAIN_STYLES: tuple[str, ...] = ("real_kde_standard", "real_kde_nicu_white", "real_kde_nicu_ornamental",
                                       "real_kde_dondorf")
+#: More of them (2026-12-04, later): KDE's Jolly Royal and GNOME's themes (``GNOME_THEMES`` above).
+#: Apart from ``REAL_TRAIN_STYLES`` so that the recipe's step keeps the decks it was measured
+#: with; ``resolve_styles("real_more")`` names these, ``"real_train_all"`` both.
+REAL_MORE_STYLES: tuple[str, ...] = ("real_kde_jolly_royal",
+                                     *(f"real_gnome_{t.replace('-', '_')}" for t in GNOME_THEMES))
+#: The held-out ones: never learnt from, never used to choose anything.
+REAL_HELDOUT_STYLES: tuple[str, ...] = ("real_bellot", "real_kde_tigullio_international", "real_aguilar")
 
 #: Typefaces a generated deck may print its index in: the upright faces of the
 #: Debian font packages, less those of the held-out styles (their fonts stay unseen).
@@ -282,8 +300,9 @@ def usable(style: DeckStyle) -> bool:
 
 def resolve_styles(styles) -> tuple[DeckStyle, ...]:
     """None -> training styles; "test" -> held-out styles; "glyph" -> the glyph decks;
-    "real", "real_train", "real_heldout" -> other artists' decks (all, those ``REAL_TRAIN_STYLES`` names, the
-    others; an error when none is cached); else names or DeckStyles.
+    "real", "real_train", "real_more", "real_train_all", "real_heldout" -> other artists' decks (all,
+    ``REAL_TRAIN_STYLES``, ``REAL_MORE_STYLES``, both, ``REAL_HELDOUT_STYLES``; an error when none is
+    cached); else names or DeckStyles.
 
     Real-deck styles whose art is not cached are left out of the named groups.
     """
@@ -291,9 +310,11 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
         return tuple(get_style(n) for n in TRAIN_STYLES if usable(get_style(n)))
     if styles == "test":
         return tuple(_BY_NAME[n] for n in TEST_STYLES if usable(_BY_NAME[n]))
-    if styles in ("real", "real_train", "real_heldout"):
-        out = tuple(s for s in REAL_STYLES if usable(s) and (
-            styles == "real" or (s.name in REAL_TRAIN_STYLES) == (styles == "real_train")))
+    groups = {"real": None, "real_train": REAL_TRAIN_STYLES, "real_more": REAL_MORE_STYLES,
+              "real_train_all": REAL_TRAIN_STYLES + REAL_MORE_STYLES, "real_heldout": REAL_HELDOUT_STYLES}
+    if isinstance(styles, str) and styles in groups:
+        names = groups[styles]
+        out = tuple(s for s in REAL_STYLES if usable(s) and (names is None or s.name in names))
         if not out:
             raise ValueError(f"styles {styles!r}: no such real deck is cached; run 'sueca dataset fetch-heldout-decks'")
         return out

@@ -113,7 +113,31 @@ def test_real_style_groups_split_training_from_held_out(tmp_path, monkeypatch):
     assert [s.name for s in resolve_styles("real_train")] == ["real_kde_standard"]
     assert [s.name for s in resolve_styles("real_heldout")] == ["real_bellot"]
     assert len(resolve_styles("real")) == 2
+    with pytest.raises(ValueError, match="real_more"):
+        resolve_styles("real_more")  # none of them cached
+    stand_in_deck(tmp_path / "gnome_anglo")
     svgdeck._manifest.cache_clear()
+    assert [s.name for s in resolve_styles("real_more")] == ["real_gnome_anglo"]
+    assert [s.name for s in resolve_styles("real_train_all")] == ["real_kde_standard", "real_gnome_anglo"]
+    assert [s.name for s in resolve_styles("real_heldout")] == ["real_bellot"]  # a new deck is not held out
+    svgdeck._manifest.cache_clear()
+
+
+def test_added_training_decks_never_hold_the_held_out_art():
+    from sueca.datasets.styles import REAL_HELDOUT_STYLES, REAL_MORE_STYLES, REAL_TRAIN_STYLES
+
+    training = set(REAL_TRAIN_STYLES) | set(REAL_MORE_STYLES)
+    assert not training & set(REAL_HELDOUT_STYLES)
+    assert training | set(REAL_HELDOUT_STYLES) == {s.name for s in REAL_STYLES}
+    # GNOME ships Bellot's and Tigullio's art too: those themes must stay out
+    assert not any(t in realdecks.GNOME_THEMES for t in ("bellot", "tigullio", "paris"))
+    gnome = [d for d, src in realdecks.DECKS.items() if src.kind == "deb-gnome"]
+    assert len(gnome) == len(realdecks.GNOME_THEMES) and all(realdecks.DECKS[d].licence == "GPL-3+" for d in gnome)
+
+
+def test_gnome_themes_name_their_cards_suit_first():
+    assert realdecks._element("QH", suit_first=True) == "heart_queen"
+    assert realdecks._element("AS", suit_first=False) == "1_spade"
 
 
 def test_model_card_reports_real_decks():
