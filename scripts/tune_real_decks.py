@@ -36,8 +36,12 @@ def main(argv: list[str] | None = None) -> int:
                          "themes added 2026-12-04), the glyph decks, or both")
     ap.add_argument("--shapes", type=float, default=0.0,
                     help="probability of jittering a crop's stroke weight and index size while learning (default 0)")
-    ap.add_argument("--seed", type=int, default=0, help="moves the scenes' seeds and the training seed (default 0)")
-    ap.add_argument("--val-frames", type=int, default=400, help="validation scenes for the thresholds")
+    ap.add_argument("--seed", type=int, default=0, help="moves the scenes' seeds and the training seed (default 0; "
+                    "the synthetic half spans 2 x --scenes seeds: another run's own scenes need a step at least that)")
+    ap.add_argument("--only", choices=["first", "second"], default=None,
+                    help="tune that reader alone; the other stays as in --model (default: both)")
+    ap.add_argument("--val-frames", type=int, default=400,
+                    help="validation scenes for the thresholds (0: no thresholds, the readers only)")
     ap.add_argument("--readers", nargs=2, type=Path, default=None, metavar=("FIRST", "SECOND"),
                     help="readers' .pt files to install instead of learning (export_reader's format)")
     args = ap.parse_args(argv)
@@ -54,16 +58,20 @@ def main(argv: list[str] | None = None) -> int:
         done = install_readers(args.out, *args.readers)
     else:
         done = tune_on_real_decks(args.out, args.scenes, args.epochs, seed=args.seed, decks=args.decks,
-                                  shapes=args.shapes)
+                                  shapes=args.shapes, only=args.only)
     if done is None:
         raise SystemExit("tune_real_decks: no real training deck cached (sueca dataset fetch-heldout-decks)")
     path = args.out / "recognizer.json"
     cfg = json.loads(path.read_text())
     info = done["real_tuned"]
-    cfg["reader"]["temperature"] = info["temperature"]
+    if "temperature" in info:
+        cfg["reader"]["temperature"] = info["temperature"]
     if "second_temperature" in info:
         cfg["reader"]["second"]["temperature"] = info["second_temperature"]
     path.write_text(json.dumps(cfg, indent=1))
+    if args.val_frames == 0:  # a reader to pair with another (--readers): its thresholds come then
+        print(json.dumps({"real_tuned": info, "s": round(time.time() - t0)}))
+        return 0
     rows, readable = readings(load_recognizer(args.out), range(VAL_SEED0, VAL_SEED0 + args.val_frames), "train")
     thr, table = choose_card_threshold(rows, readable)
     video = choose_video_threshold(table)

@@ -71,7 +71,16 @@ before = {{n: (m / n).read_bytes() for n in ("reader.onnx", "reader2.onnx", "rec
 out = tune_on_real_decks(m, 3, 1, val_scenes=3, log=quiet)["real_tuned"]
 changed = {{n: (m / n).read_bytes() != b for n, b in before.items()}}
 both = tune_on_real_decks(m, 2, 1, val_scenes=2, log=quiet, decks="glyph+real_train")["real_tuned"]
-print(json.dumps({{"out": out, "changed": changed, "both": both}}))
+before = {{n: (m / n).read_bytes() for n in ("reader.onnx", "reader2.onnx")}}
+alone = tune_on_real_decks(m, 2, 1, seed=1000, val_scenes=2, log=quiet, only="second")["real_tuned"]
+changed_alone = {{n: (m / n).read_bytes() != b for n, b in before.items()}}
+try:
+    tune_on_real_decks(m, 2, 1, log=quiet, only="third")
+    refused = False
+except ValueError as e:
+    refused = "third" in str(e)
+print(json.dumps({{"out": out, "changed": changed, "both": both, "alone": alone, "changed_alone": changed_alone,
+                  "refused": refused}}))
 """
     env = {**os.environ, "SUECA_DECKS_DIR": str(tmp_path / "decks")}
     res = subprocess.run([_train_python(), "-c", code], env=env, capture_output=True, text=True, timeout=600)
@@ -84,6 +93,10 @@ print(json.dumps({{"out": out, "changed": changed, "both": both}}))
     both = d["both"]  # the glyph decks and the real ones, half and half with the training styles
     assert both["decks"][0] == "glyph000" and both["decks"][-1] == "real_kde_standard"
     assert both["crops"][0] > 0 and both["crops"][1] > 0
+    # the second reader alone, from other scenes: the first stays as it was
+    assert d["changed_alone"] == {"reader.onnx": False, "reader2.onnx": True}
+    assert d["alone"]["only"] == "second" and "temperature" not in d["alone"] and d["alone"]["second_temperature"] > 0
+    assert d["refused"]
 
 
 @pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")

@@ -26,7 +26,8 @@ REAL_TUNE_SYNTH_SEED0 = 3_600_000
 
 
 def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: int = 0, val_scenes: int = 100,
-                       log=print, decks: str = "real_train", shapes: float = 0.0) -> dict | None:
+                       log=print, decks: str = "real_train", shapes: float = 0.0,
+                       only: str | None = None) -> dict | None:
     """Fine-tune ``reader.pt`` and the second reader in ``model_dir`` in place (ONNX too).
     Returns ``{"real_tuned": {...}}`` (new temperatures, decks, crop accuracies), or None
     when no real training deck is cached (the readers stay as they are).
@@ -34,13 +35,18 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     ``decks``: the style groups the new crops come from, joined by "+": ``"real_train"``
     (other artists' decks, fetched) and/or ``"glyph"`` (generated decks with typefaces'
     suit signs), ``scenes`` scenes each. ``shapes``: the probability of a crop's stroke weight
-    and of its index size being jittered while learning (:func:`sueca.vision.train_reader.shape_jitter`)."""
+    and of its index size being jittered while learning (:func:`sueca.vision.train_reader.shape_jitter`).
+    ``only``: ``"first"`` or ``"second"`` tunes that reader alone (the other stays as it is): two runs
+    with other seeds give two readers that learnt from other crops, which err apart."""
     from sueca.datasets.styles import resolve_styles
     from sueca.vision.rectify import CropSpec
     from sueca.vision.train_data import build_recognizer_crops
     from sueca.vision.train_reader import calibrate, export_reader, load_reader, train_reader
 
     model_dir = Path(model_dir)
+    if only is not None and (only not in ("first", "second") or (
+            only == "second" and not json.loads((model_dir / "recognizer.json").read_text())["reader"].get("second"))):
+        raise ValueError(f"only={only!r}: expected 'first' or 'second' (for a model with a second reader)")
     groups, xs_new, ys_new, names = decks.split("+"), [], [], []
     for g, group in enumerate(groups):
         try:
@@ -67,6 +73,9 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     out = {"scenes": scenes, "epochs": epochs, "decks": names, "crops": [int(len(yr)), int(len(ys))],
            **({"shape_jitter": shapes} if shapes else {})}
     readers = [("reader", "temperature")] + ([(Path(second["pt"]).stem, "second_temperature")] if second else [])
+    if only is not None:
+        readers = readers[:1] if only == "first" else readers[1:]
+        out["only"] = only
     for stem, key in readers:
         model = train_reader(x, y, epochs, lr=1e-3, seed=seed + 7, log=log, init=load_reader(model_dir / f"{stem}.pt"),
                              shapes=shapes)
