@@ -144,8 +144,8 @@ REAL_STYLES: tuple[DeckStyle, ...] = tuple(
 REAL_TRAIN_STYLES: tuple[str, ...] = ("real_kde_standard", "real_kde_nicu_white", "real_kde_nicu_ornamental",
                                       "real_kde_dondorf")
 #: More of them (2026-12-04, later): KDE's Jolly Royal and GNOME's themes (``GNOME_THEMES`` above).
-#: Apart from ``REAL_TRAIN_STYLES`` so that the recipe's step keeps the decks it was measured
-#: with; ``resolve_styles("real_more")`` names these, ``"real_train_all"`` both.
+#: Apart from ``REAL_TRAIN_STYLES`` so that ``"real_train"`` still names the decks earlier runs
+#: learnt from; ``resolve_styles("real_more")`` names these, ``"real_train_all"`` both.
 REAL_MORE_STYLES: tuple[str, ...] = ("real_kde_jolly_royal",
                                      *(f"real_gnome_{t.replace('-', '_')}" for t in GNOME_THEMES))
 #: The held-out ones: never learnt from, never used to choose anything.

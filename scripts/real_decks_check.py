@@ -2,7 +2,8 @@
 """The installed recognizer on other artists' decks, which no model ever trained on.
 
 Renders table scenes with the held-out real decks (``sueca dataset
-fetch-heldout-decks`` first; styles ``REAL_STYLES``), one deck per run of
+fetch-heldout-decks`` first; styles ``REAL_HELDOUT_STYLES``, or any of ``REAL_STYLES``
+named with ``--decks``, e.g. the decks the readers learnt from), one deck per run of
 scenes, and prints per deck and in all the same figures as the model card's
 test set: recall of readable cards, of cards lying whole, wrong identities,
 locator recall.
@@ -10,7 +11,7 @@ locator recall.
     .venv/bin/sueca dataset fetch-heldout-decks
     .venv/bin/python scripts/real_decks_check.py --scenes 40
 
-``--threshold`` reads at another card threshold (the video one is 0.5).
+``--threshold`` reads at another card threshold (e.g. the model's video one).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=970000, help="first scene seed (default 970000)")
     ap.add_argument("--model", default=None, help="model folder (default: the installed models)")
     ap.add_argument("--threshold", type=float, default=None, help="card threshold (default: the model's)")
-    ap.add_argument("--decks", nargs="*", default=None, help="style names (default: every cached real deck)")
+    ap.add_argument("--decks", nargs="*", default=None,
+                    help="style names (default: the held-out ones, styles.REAL_HELDOUT_STYLES, where cached)")
     ap.add_argument("--max-tilt", type=float, default=None, help="camera tilt limit, degrees (default 30)")
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the table")
     args = ap.parse_args(argv)
@@ -36,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     from sueca.vision.train_eval import evaluate
 
     try:
-        styles = [s.name for s in resolve_styles("real")] if args.decks is None else args.decks
+        styles = [s.name for s in resolve_styles("real_heldout")] if args.decks is None else args.decks
     except ValueError as e:
         raise SystemExit(f"real_decks_check: {e}")
     rec = load_recognizer(args.model) if args.model else load_recognizer()
