@@ -123,7 +123,7 @@ TEST_STYLES: tuple[str, ...] = ("test_pt_serif", "test_light_sans")
 
 #: GNOME's card themes (Debian package ``gnome-cards-data``, ``realdecks.py``) the readers may learn from. Left out:
 #: Bellot's and Tigullio's (the held-out decks' own art), Dondorf and Ornamental (as KDE's,
-#: already here), Paris (Bellot's French pattern redrawn: its courts correlate 0.6-0.7 with his),
+#: already here), Paris (Bellot's French pattern redrawn: its courts correlate 0.56-0.71 with his),
 #: the Russian decks' Cyrillic letters (slavic_costumes, Атласные), decks with no corner index
 #: on their pip cards (swiss-xvii, tarocco), the skat and bitmap variants, and Orell (most
 #: faces did not rasterise); Guyenne Classic, one of whose faces has no ink near its
