@@ -44,8 +44,8 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     from sueca.vision.train_reader import calibrate, export_reader, load_reader, train_reader
 
     model_dir = Path(model_dir)
-    if only is not None and (only not in ("first", "second") or (
-            only == "second" and not json.loads((model_dir / "recognizer.json").read_text())["reader"].get("second"))):
+    second = json.loads((model_dir / "recognizer.json").read_text())["reader"].get("second")
+    if only is not None and (only not in ("first", "second") or (only == "second" and not second)):
         raise ValueError(f"only={only!r}: expected 'first' or 'second' (for a model with a second reader)")
     groups, xs_new, ys_new, names = decks.split("+"), [], [], []
     for g, group in enumerate(groups):
@@ -68,8 +68,6 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     vx, vy = build_recognizer_crops(range(VAL_SEED0, VAL_SEED0 + val_scenes), "train", model_dir, log=log)
     x, y = np.concatenate([xr, xs]), np.concatenate([yr, ys])
     log(f"real-deck tuning: {len(yr)} crops of {len(names)} decks ({names[0]}...) + {len(ys)} of the training styles")
-    cfg = json.loads((model_dir / "recognizer.json").read_text())
-    second = cfg["reader"].get("second")
     out = {"scenes": scenes, "epochs": epochs, "decks": names, "crops": [int(len(yr)), int(len(ys))],
            **({"shape_jitter": shapes} if shapes else {})}
     readers = [("reader", "temperature")] + ([(Path(second["pt"]).stem, "second_temperature")] if second else [])
