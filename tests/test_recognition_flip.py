@@ -174,7 +174,7 @@ def test_a_refused_white_patch_is_not_read_again_while_it_lies_unchanged():
 def test_a_refused_patch_that_changes_is_read_at_once(mark):
     from sueca.vision.still import OutlineMemory
 
-    frame, _ = table([(420, 300, 35)])
+    frame, quads = table([(420, 300, 35)])
     reader = CountingReader(0.95)
     rec = Recognizer(BlindLocator(), reader, RecognizerConfig(stock_pass=True, threshold=0.99, refine=False))
     memory = OutlineMemory()
@@ -183,10 +183,14 @@ def test_a_refused_patch_that_changes_is_read_at_once(mark):
     printed = frame.copy()
     if mark == "letter":
         cv2.putText(printed, "A", (400, 310), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (30, 30, 200), 4)
-    else:  # one small pip coming sharp: few pixels change, but by much
-        cv2.circle(printed, (420, 300), 5, (30, 30, 200), -1)
+    else:  # small pips coming sharp where the indices are: few pixels change, but by much
+        q = quads[0]
+        for corner in q:
+            x, y = corner + 0.15 * (q.mean(axis=0) - corner)
+            cv2.circle(printed, (int(x), int(y)), 3, (30, 30, 200), -1)
     rec(printed, memory=memory)
-    assert reader.calls > calls
+    assert memory.refused.skipped == 0
+    assert reader.calls > calls  # its corner crops changed: read again (sueca.vision.crop_memory)
 
 
 def test_a_patch_the_readers_read_is_never_skipped():

@@ -43,6 +43,16 @@ def make_session(path: str | Path, threads: int | None = None):
     return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
 
+def available_cores() -> int:
+    """CPU cores this process may run on (a container's or taskset's limit, not the machine's)."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 # --------------------------------------------------------------------------- letterbox
 
 
@@ -62,10 +72,12 @@ class Letterbox:
         return out
 
 
-def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, Letterbox]:
+def letterbox(image: np.ndarray, shape: tuple[int, int],
+              resized: np.ndarray | None = None) -> tuple[np.ndarray, Letterbox]:
     """Resize ``image`` (BGR uint8) into ``shape`` = (h, w) keeping aspect, centred, grey padding.
 
-    Returns the NCHW float32 RGB tensor in [0, 1] and the mapping back.
+    Returns the NCHW float32 RGB tensor in [0, 1] and the mapping back. ``resized``: the
+    image already shrunk by ``cv2.INTER_AREA`` (used where it has the fitted size, else ignored).
     """
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"expected a BGR image (H, W, 3), got {None if image is None else image.shape}")
@@ -74,7 +86,8 @@ def letterbox(image: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, Le
     gain = min(th / h, tw / w)
     nh, nw = int(round(h * gain)), int(round(w * gain))
     interp = cv2.INTER_AREA if gain < 1 else cv2.INTER_LINEAR
-    resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nh, nw) != (h, w) else image
+    if resized is None or resized.shape[:2] != (nh, nw) or gain >= 1:
+        resized = cv2.resize(image, (nw, nh), interpolation=interp) if (nh, nw) != (h, w) else image
     top = int(round((th - nh) / 2 - 0.1))
     left = int(round((tw - nw) / 2 - 0.1))
     canvas = np.full((th, tw, 3), 114, np.uint8)
@@ -184,6 +197,13 @@ class OnnxLocator:
         self.input_name = self.session.get_inputs()[0].name
         self.imgsz = tuple(int(v) for v in imgsz)
         self.conf, self.iou = conf, iou
+        # the mirrored pass runs beside the frame's own: each on half the cores, in one session
+        # (ONNX Runtime sessions may run concurrently). This network parallelises poorly inside
+        # one run (2 cores: 14.7 ms on two threads, 19.5 on one), so two runs side by side cost
+        # 21.5 ms where one after the other cost 31.4 (benchmarks/bench_recognition.py).
+        cores = int(threads) if threads else available_cores()
+        self._pair = make_session(path, max(1, cores // 2)) if cores >= 2 else None
+        self._pool = None
 
     def raw(self, frame: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         blob, lb = letterbox(frame, self.imgsz)
@@ -193,14 +213,24 @@ class OnnxLocator:
         out, lb = self.raw(frame)
         return decode_obb(out, lb, self.conf, self.iou)
 
-    def both(self, frame: np.ndarray) -> tuple[Located, Located]:
+    def both(self, frame: np.ndarray, resized: np.ndarray | None = None) -> tuple[Located, Located]:
         """The cards of ``frame`` and those of its left-right mirror image, in the mirror's
         pixels (as ``self(cv2.flip(frame, 1))``), from one letterbox: the mirrored input is
-        the letterboxed frame's columns reversed, its padding mirrored with it."""
-        blob, lb = letterbox(frame, self.imgsz)
-        out = self.session.run(None, {self.input_name: blob})[0]
+        the letterboxed frame's columns reversed, its padding mirrored with it. ``resized``:
+        see :func:`letterbox`."""
+        blob, lb = letterbox(frame, self.imgsz, resized)
         mirrored = np.ascontiguousarray(blob[..., ::-1])
-        out_m = self.session.run(None, {self.input_name: mirrored})[0]
+        if self._pair is None:
+            out = self.session.run(None, {self.input_name: blob})[0]
+            out_m = self.session.run(None, {self.input_name: mirrored})[0]
+        else:
+            if self._pool is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="sueca-locator")
+            side = self._pool.submit(self._pair.run, None, {self.input_name: mirrored})
+            out = self._pair.run(None, {self.input_name: blob})[0]
+            out_m = side.result()[0]
         nw = frame.shape[1] * lb.gain
         lb_m = Letterbox(lb.gain, float(self.imgsz[1] - nw - lb.pad_x), lb.pad_y)
         return decode_obb(out, lb, self.conf, self.iou), decode_obb(out_m, lb_m, self.conf, self.iou)

@@ -129,12 +129,14 @@ class Recognizer:
         self.second = second
 
     def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
-                   threshold: float | None = None) -> tuple[list[str], np.ndarray]:
+                   threshold: float | None = None, memo=None) -> tuple[list[str], np.ndarray]:
         """Read the cards outlined by ``quads`` (N, 4, 2): codes and confidences.
 
         ``quads`` may also be a list of (k, 4, 2) candidate outlines per card: each
         candidate is read from its two portrait orderings and the candidate with
         the most readable evidence decides (see :func:`combine_corners`).
+        ``memo`` (:class:`~sueca.vision.crop_memory.CropMemory`, for video): a candidate
+        whose crops are what they were last frame keeps the probabilities read then.
         """
         cfg = self.config
         per_card = [np.asarray(q, np.float32).reshape(-1, 4, 2) for q in quads]
@@ -143,11 +145,16 @@ class Recognizer:
         if not flat:
             return [], np.zeros((0,), np.float32)
         crops, counts_flat = corner_crops_counted(frame, np.stack(flat), cfg.crop, amb)
-        first = softmax(self.reader(crops), cfg.temperature)
+        starts = np.concatenate([[0], np.cumsum(counts_flat)]).astype(int)
+        kept = [memo.lookup(q, crops[starts[k]:starts[k + 1]]) for k, q in enumerate(flat)] \
+            if memo is not None else [None] * len(flat)
+        first = self._probabilities(self.reader, crops, starts, [r.first if r else None for r in kept],
+                                    cfg.temperature)
         threshold = cfg.threshold if threshold is None else threshold
-        spans, start, k = [], 0, 0
+        spans, cand_spans, start, k = [], [], 0, 0
         for cands in per_card:
             n = sum(counts_flat[k:k + len(cands)])
+            cand_spans.append(range(k, k + len(cands)))
             k += len(cands)
             spans.append(slice(start, start + n))
             start += n
@@ -155,15 +162,41 @@ class Recognizer:
         codes, confs = [c for c, _ in read], [f for _, f in read]
         # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
         ask = [i for i, code in enumerate(codes) if code != UNREADABLE] if self.second is not None else []
-        if not ask:
-            return codes, np.asarray(confs, np.float32)
-        rows = np.concatenate([np.arange(spans[i].start, spans[i].stop) for i in ask])
-        second, at = softmax(self.second(crops[rows]), float(cfg.second_reader["temperature"])), 0
-        for i in ask:
-            n = spans[i].stop - spans[i].start
-            codes[i], confs[i] = combine_readers([first[spans[i]], second[at:at + n]], threshold)
-            at += n
+        second = None
+        if ask:
+            asked = [j for i in ask for j in cand_spans[i]]
+            known = [None] * len(flat)
+            for j in asked:
+                known[j] = kept[j].second if kept[j] is not None else None
+            second = self._probabilities(self.second, crops, starts, known, float(cfg.second_reader["temperature"]),
+                                         only=asked)
+            for i in ask:
+                codes[i], confs[i] = combine_readers([first[spans[i]], second[spans[i]]], threshold)
+        if memo is not None:
+            asked_set = {j for i in ask for j in cand_spans[i]}
+            for j, q in enumerate(flat):
+                rows = slice(starts[j], starts[j + 1])
+                sec = second[rows] if j in asked_set else None
+                if kept[j] is None:
+                    memo.store(q, crops[rows], first[rows], sec)
+                elif kept[j].second is None and sec is not None:
+                    kept[j].second = sec
         return codes, np.asarray(confs, np.float32)
+
+    def _probabilities(self, reader, crops: np.ndarray, starts: np.ndarray, known: list, temperature: float,
+                       only: list[int] | None = None) -> np.ndarray:
+        """Class probabilities of ``crops`` (rows of candidate j: ``starts[j]:starts[j + 1]``),
+        from ``known[j]`` where given, else read; ``only``: the candidates wanted (others stay 0)."""
+        out = np.zeros((len(crops), len(self.config.reader_classes)), np.float64)
+        wanted = range(len(known)) if only is None else only
+        todo = [j for j in wanted if known[j] is None]
+        for j in wanted:
+            if known[j] is not None:
+                out[starts[j]:starts[j + 1]] = known[j]
+        if todo:
+            rows = np.concatenate([np.arange(starts[j], starts[j + 1]) for j in todo])
+            out[rows] = softmax(reader(crops[rows]), temperature)
+        return out
 
     def outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
         """Card outlines (N, 4, 2) and, per card, the candidate quads the reader tries.
@@ -242,17 +275,22 @@ class Recognizer:
                                     cfg.zoom_pass)
 
     def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
-                     threshold: float | None, added: np.ndarray) -> None:
+                     threshold: float | None, added: np.ndarray, candidates: list | None = None,
+                     memo=None) -> None:
         """Cards left unread get their outline looked at again (in place).
 
         The outliner's two passes can end on a skewed outline where cards cross; its
         corner crops then miss the index, frame after frame while the card lies still.
         Two or four more passes from there often settle on the card (``outliner.second_look``
         in the model's config). The readers judge the new outline as any other. Boxes a
-        second opinion added (``added``) get none: most are not cards, and each costs."""
+        second opinion added (``added``) get none: most are not cards, and each costs.
+        With ``memo`` (video), a card whose crops are as they were when a second look
+        found nothing gets none either (``candidates``: what was read of each card)."""
         if self.outliner is None or not (self.config.outliner or {}).get("second_look"):
             return
         todo = [i for i, c in enumerate(codes) if c == UNREADABLE and not added[i]]
+        if memo is not None and candidates is not None:
+            todo = [i for i in todo if not _looked_unchanged(memo, candidates[i])]
         if not todo:
             return
         from sueca.vision.refine import grown
@@ -260,16 +298,23 @@ class Recognizer:
         once = self.outliner(frame, corners[todo])
         twice = self.outliner(frame, once)
         cands = [np.stack([a, b, grown(b[None], 1.08)[0]]) for a, b in zip(once, twice)]
-        new_codes, new_confs = self.read_quads(frame, cands, exact=False, threshold=threshold)
+        new_codes, new_confs = self.read_quads(frame, cands, exact=False, threshold=threshold, memo=memo)
         for i, q, code, conf in zip(todo, twice, new_codes, new_confs):
             if code != UNREADABLE and same_place(corners[i], q):
                 corners[i], codes[i], confs[i] = q, code, conf
+            elif memo is not None and candidates is not None:
+                kept = memo.reading(np.asarray(candidates[i], np.float32).reshape(-1, 4, 2)[0])
+                if kept is not None:
+                    kept.looked = True
 
     def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
         ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video)."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
+        memo = getattr(memory, "crops", None)
+        if memo is not None:
+            memo.next_frame()
         located, added = self.locate(frame)
         refused = getattr(memory, "refused", None)
         if refused is not None and added.any():
@@ -300,8 +345,8 @@ class Recognizer:
             corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
             rboxes = rboxes[keep]
         exact = not self.config.refine and self.outliner is None
-        codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold)
-        self._second_look(frame, corners, codes, confs, threshold, added)
+        codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo)
+        self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo)
         refused_now = np.zeros(len(codes), bool)
         if added.any():
             # a second opinion's card counts only where both readers are sure of a card
@@ -333,6 +378,14 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+
+
+def _looked_unchanged(memo, candidates) -> bool:
+    """Whether every candidate outline of a card kept last frame's crops (``memo`` hits) and a
+    second look from there found nothing then."""
+    cands = np.asarray(candidates, np.float32).reshape(-1, 4, 2)
+    kept = [memo.reading(c) for c in cands]
+    return all(k is not None and k.age >= 1 for k in kept) and kept[0].looked
 
 
 def _subset(located, mask: np.ndarray):

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from sueca.vision.crop_memory import CropMemory
+
 #: Width of the grey thumbnail the stillness test compares.
 THUMB_WIDTH = 320
 
@@ -73,6 +75,8 @@ class OutlineMemory:
     refined: int = 0
     #: the second opinions' boxes the readers refused (their own memory; :meth:`clear` keeps it)
     refused: "RefusedPatches" = field(default_factory=lambda: RefusedPatches(), repr=False)
+    #: the readers' probabilities of corner crops that may not have changed since
+    crops: CropMemory = field(default_factory=CropMemory, repr=False)
 
     def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
         """Per located box (N, 5: cx, cy, w, h, angle), the remembered outline it may take."""
