@@ -228,3 +228,32 @@ def test_the_mirrored_pass_shares_the_letterbox_and_finds_what_the_flipped_frame
     order_a, order_b = np.argsort(mirrored.rboxes[:, 0]), np.argsort(flipped.rboxes[:, 0])
     assert np.allclose(mirrored.rboxes[order_a], flipped.rboxes[order_b], atol=1e-3)
     assert np.allclose(mirrored.scores[order_a], flipped.scores[order_b], atol=1e-5)
+
+
+def test_the_two_locator_passes_side_by_side_give_what_one_after_the_other_gives():
+    from sueca.datasets.scene import render_scene
+
+    frame = render_scene(700_004, (1280, 960), "test").image
+    side_by_side = load_recognizer(threads=2).locator  # two one-thread runs at once
+    one_core = load_recognizer(threads=1).locator      # one after the other
+    assert side_by_side._pair is not None and one_core._pair is None
+    for _ in range(3):  # the side thread is reused
+        a, b = side_by_side.both(frame), one_core.both(frame)
+        for x, y in zip(a, b):
+            assert len(x) >= 3
+            np.testing.assert_allclose(x.rboxes, y.rboxes, atol=1e-3)
+            np.testing.assert_allclose(x.scores, y.scores, atol=1e-5)
+
+
+def test_the_card_stock_pass_and_the_letterbox_share_one_shrink():
+    from sueca.vision.onnx_backend import letterbox
+    from sueca.vision.proposals import card_stock, shrunk
+
+    frame = np.full((960, 1280, 3), (40, 90, 40), np.uint8)
+    cv2.fillPoly(frame, [cv2.boxPoints(((600, 400), (84, 120), 20)).astype(np.int32)], (235, 235, 235))
+    small = shrunk(frame)
+    assert np.array_equal(letterbox(frame, (256, 320), small)[0], letterbox(frame, (256, 320))[0])
+    assert np.array_equal(card_stock(frame, small), card_stock(frame))
+    # a shrink of another size is not taken for the letterbox's (a portrait photo)
+    tall = np.ascontiguousarray(frame.transpose(1, 0, 2))
+    assert np.array_equal(letterbox(tall, (256, 320), shrunk(tall))[0], letterbox(tall, (256, 320))[0])

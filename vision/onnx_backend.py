@@ -13,6 +13,7 @@ so that the runtime never needs torch.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -203,7 +204,8 @@ class OnnxLocator:
         # 21.5 ms where one after the other cost 31.4 (benchmarks/bench_recognition.py).
         cores = int(threads) if threads else available_cores()
         self._pair = make_session(path, max(1, cores // 2)) if cores >= 2 else None
-        self._pool = None
+        # its thread starts at the first mirrored pass
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="sueca-locator") if self._pair is not None else None
 
     def raw(self, frame: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         blob, lb = letterbox(frame, self.imgsz)
@@ -224,10 +226,6 @@ class OnnxLocator:
             out = self.session.run(None, {self.input_name: blob})[0]
             out_m = self.session.run(None, {self.input_name: mirrored})[0]
         else:
-            if self._pool is None:
-                from concurrent.futures import ThreadPoolExecutor
-
-                self._pool = ThreadPoolExecutor(1, thread_name_prefix="sueca-locator")
             side = self._pool.submit(self._pair.run, None, {self.input_name: mirrored})
             out = self._pair.run(None, {self.input_name: blob})[0]
             out_m = side.result()[0]
