@@ -94,11 +94,33 @@ class CropMemory:
         d = np.abs(now.astype(np.int16) - then.astype(np.int16))
         return float(d.mean()) <= self.max_mean and float(np.mean(d > self.change_level)) <= self.max_changed
 
-    def store(self, quad: np.ndarray, crops: np.ndarray, first: np.ndarray, second: np.ndarray | None) -> Reading:
+    def store(self, quad: np.ndarray, crops: np.ndarray, first: np.ndarray, second: np.ndarray | None) -> None:
         """Keep this frame's reading of the candidate ``quad``."""
-        r = Reading(np.array(crops, copy=True), first, second)
-        self._now[self.key(quad)] = r
-        return r
+        self._now[self.key(quad)] = Reading(np.array(crops, copy=True), first, second)
+
+    def lookup_all(self, quads: list, crops: np.ndarray, starts: np.ndarray) -> list[Reading | None]:
+        """:meth:`lookup` of each candidate ``quads[j]``, whose crops are ``crops[starts[j]:starts[j + 1]]``."""
+        return [self.lookup(q, crops[starts[j]:starts[j + 1]]) for j, q in enumerate(quads)]
+
+    def keep_all(self, quads: list, crops: np.ndarray, starts: np.ndarray, kept: list, first: np.ndarray,
+                 second: np.ndarray | None, asked: list[int]) -> None:
+        """After reading: :meth:`store` each candidate not ``kept`` from the last frame, with the
+        second reader's probabilities where it was ``asked``; a kept one the second reader read
+        only now keeps those too."""
+        asked = set(asked)
+        for j, q in enumerate(quads):
+            rows = slice(starts[j], starts[j + 1])
+            sec = second[rows] if second is not None and j in asked else None
+            if kept[j] is None:
+                self.store(q, crops[rows], first[rows], sec)
+            elif kept[j].second is None and sec is not None:
+                kept[j].second = sec
+
+    def looked_unchanged(self, candidates) -> bool:
+        """Whether every candidate outline of a card (k, 4, 2) kept last frame's crops and a second
+        look from there found nothing then."""
+        kept = [self.reading(c) for c in np.asarray(candidates, np.float32).reshape(-1, 4, 2)]
+        return all(k is not None and k.age >= 1 for k in kept) and kept[0].looked
 
     def reading(self, quad: np.ndarray) -> Reading | None:
         """This frame's reading of the candidate ``quad``, if one was looked up or stored."""

@@ -28,6 +28,30 @@ def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def probabilities(reader, crops: np.ndarray, starts: np.ndarray, known: list, temperature: float, classes: int,
+                  only: list[int] | None = None) -> np.ndarray:
+    """Class probabilities (len(crops), ``classes``) of corner crops whose rows for candidate j
+    are ``starts[j]:starts[j + 1]``: ``known[j]`` where given, else ``reader``'s logits softened
+    by ``temperature``, all unknown candidates in one call; ``only``: the candidates wanted
+    (the others' rows stay 0).
+
+    >>> reader = lambda crops: np.zeros((len(crops), 3))
+    >>> p = probabilities(reader, np.zeros((4, 2, 2)), np.array([0, 2, 4]), [None, np.eye(2, 3)], 1.0, 3)
+    >>> p.round(2).tolist()
+    [[0.33, 0.33, 0.33], [0.33, 0.33, 0.33], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]
+    """
+    out = np.zeros((len(crops), classes), np.float64)
+    wanted = range(len(known)) if only is None else only
+    todo = [j for j in wanted if known[j] is None]
+    for j in wanted:
+        if known[j] is not None:
+            out[starts[j]:starts[j + 1]] = known[j]
+    if todo:
+        rows = np.concatenate([np.arange(starts[j], starts[j + 1]) for j in todo])
+        out[rows] = softmax(reader(crops[rows]), temperature)
+    return out
+
+
 def combine_corners(probs: np.ndarray, threshold: float) -> tuple[str, float]:
     """One card's reading from its corner crops' class probabilities (k, 53).
 
@@ -165,6 +189,7 @@ def one_per_card(codes: list[str], confs: np.ndarray) -> tuple[list[str], np.nda
     return codes, confs
 
 
-__all__ = ["READER_CLASSES", "UNREADABLE_CLASS", "SAME_CARD_IOU", "softmax", "combine_corners", "combine_readers",
+__all__ = ["READER_CLASSES", "UNREADABLE_CLASS", "SAME_CARD_IOU", "softmax", "probabilities", "combine_corners",
+           "combine_readers",
            "outline_iou",
            "same_place", "same_card_outlines", "one_per_card"]

@@ -26,7 +26,8 @@ import numpy as np
 
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, combine_corners,  # noqa: F401
-                                   combine_readers, one_per_card, same_card_outlines, same_place, softmax)
+                                   combine_readers, one_per_card, probabilities, same_card_outlines, same_place,
+                                   softmax)
 from sueca.vision.rectify import CropSpec, corner_crops_counted
 
 _one_per_card = one_per_card  # the name scripts and tests know
@@ -146,10 +147,10 @@ class Recognizer:
             return [], np.zeros((0,), np.float32)
         crops, counts_flat = corner_crops_counted(frame, np.stack(flat), cfg.crop, amb)
         starts = np.concatenate([[0], np.cumsum(counts_flat)]).astype(int)
-        kept = [memo.lookup(q, crops[starts[k]:starts[k + 1]]) for k, q in enumerate(flat)] \
-            if memo is not None else [None] * len(flat)
-        first = self._probabilities(self.reader, crops, starts, [r.first if r else None for r in kept],
-                                    cfg.temperature)
+        kept = memo.lookup_all(flat, crops, starts) if memo is not None else [None] * len(flat)
+        n_classes = len(cfg.reader_classes)
+        first = probabilities(self.reader, crops, starts, [r.first if r else None for r in kept], cfg.temperature,
+                              n_classes)
         threshold = cfg.threshold if threshold is None else threshold
         spans, cand_spans, start, k = [], [], 0, 0
         for cands in per_card:
@@ -168,35 +169,13 @@ class Recognizer:
             known = [None] * len(flat)
             for j in asked:
                 known[j] = kept[j].second if kept[j] is not None else None
-            second = self._probabilities(self.second, crops, starts, known, float(cfg.second_reader["temperature"]),
-                                         only=asked)
+            second = probabilities(self.second, crops, starts, known, float(cfg.second_reader["temperature"]),
+                                   n_classes, only=asked)
             for i in ask:
                 codes[i], confs[i] = combine_readers([first[spans[i]], second[spans[i]]], threshold)
         if memo is not None:
-            asked_set = {j for i in ask for j in cand_spans[i]}
-            for j, q in enumerate(flat):
-                rows = slice(starts[j], starts[j + 1])
-                sec = second[rows] if j in asked_set else None
-                if kept[j] is None:
-                    memo.store(q, crops[rows], first[rows], sec)
-                elif kept[j].second is None and sec is not None:
-                    kept[j].second = sec
+            memo.keep_all(flat, crops, starts, kept, first, second, [j for i in ask for j in cand_spans[i]])
         return codes, np.asarray(confs, np.float32)
-
-    def _probabilities(self, reader, crops: np.ndarray, starts: np.ndarray, known: list, temperature: float,
-                       only: list[int] | None = None) -> np.ndarray:
-        """Class probabilities of ``crops`` (rows of candidate j: ``starts[j]:starts[j + 1]``),
-        from ``known[j]`` where given, else read; ``only``: the candidates wanted (others stay 0)."""
-        out = np.zeros((len(crops), len(self.config.reader_classes)), np.float64)
-        wanted = range(len(known)) if only is None else only
-        todo = [j for j in wanted if known[j] is None]
-        for j in wanted:
-            if known[j] is not None:
-                out[starts[j]:starts[j + 1]] = known[j]
-        if todo:
-            rows = np.concatenate([np.arange(starts[j], starts[j + 1]) for j in todo])
-            out[rows] = softmax(reader(crops[rows]), temperature)
-        return out
 
     def outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
         """Card outlines (N, 4, 2) and, per card, the candidate quads the reader tries.
@@ -290,7 +269,7 @@ class Recognizer:
             return
         todo = [i for i, c in enumerate(codes) if c == UNREADABLE and not added[i]]
         if memo is not None and candidates is not None:
-            todo = [i for i in todo if not _looked_unchanged(memo, candidates[i])]
+            todo = [i for i in todo if not memo.looked_unchanged(candidates[i])]
         if not todo:
             return
         from sueca.vision.refine import grown
@@ -378,14 +357,6 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
-
-
-def _looked_unchanged(memo, candidates) -> bool:
-    """Whether every candidate outline of a card kept last frame's crops (``memo`` hits) and a
-    second look from there found nothing then."""
-    cands = np.asarray(candidates, np.float32).reshape(-1, 4, 2)
-    kept = [memo.reading(c) for c in cands]
-    return all(k is not None and k.age >= 1 for k in kept) and kept[0].looked
 
 
 def _subset(located, mask: np.ndarray):
