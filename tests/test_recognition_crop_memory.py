@@ -118,3 +118,15 @@ def test_an_unread_card_lying_still_gets_its_second_look_once():
     # a still image gets it every time
     rec(frame)
     assert rec.outliner.calls > calls
+
+
+def test_a_candidate_read_twice_in_one_frame_is_one_reading():
+    memo = CropMemory()
+    quad = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
+    crops = np.full((2, 48, 36, 3), 200, np.uint8)
+    memo.store(quad, crops, np.eye(2, 53), None)
+    assert memo.lookup(quad, crops) is memo.reading(quad)  # the same frame: what was just read
+    assert memo.lookup(quad, crops[:1]) is None             # other crops of that outline: read them
+    memo.next_frame()
+    kept = memo.lookup(quad, crops)
+    assert kept is not None and kept.age == 1 and memo.lookup(quad, crops) is kept

@@ -79,15 +79,18 @@ class CropMemory:
         """The reading of the candidate ``quad`` kept from the last frame, where its ``crops``
         are still the same; it is carried on to this frame (one frame older)."""
         k = self.key(quad)
-        was = self._then.get(k) or self._now.get(k)
-        if was is None or was.age + 1 >= self.max_age or was.crops.shape != crops.shape or \
+        now = self._now.get(k)  # read earlier in this frame (the same pixels)
+        if now is not None and now.crops.shape == crops.shape and self.same(now.crops, crops):
+            self.hits += 1
+            return now
+        was = self._then.get(k)
+        if now is not None or was is None or was.age + 1 >= self.max_age or was.crops.shape != crops.shape or \
                 not self.same(was.crops, crops):
             self.misses += 1
             return None
         self.hits += 1
-        if k not in self._now:
-            was = Reading(was.crops, was.first, was.second, was.age + 1, was.looked)
-            self._now[k] = was
+        was = Reading(was.crops, was.first, was.second, was.age + 1, was.looked)
+        self._now[k] = was
         return was
 
     def same(self, then: np.ndarray, now: np.ndarray) -> bool:
