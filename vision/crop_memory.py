@@ -72,9 +72,6 @@ class CropMemory:
         """This frame's readings become those the next frame may reuse."""
         self._then, self._now = self._now, {}
 
-    def clear(self) -> None:
-        self._then, self._now = {}, {}
-
     def lookup(self, quad: np.ndarray, crops: np.ndarray) -> Reading | None:
         """The reading of the candidate ``quad`` kept from the last frame, where its ``crops``
         are still the same; it is carried on to this frame (one frame older)."""

@@ -152,13 +152,9 @@ class Recognizer:
         first = probabilities(self.reader, crops, starts, [r.first if r else None for r in kept], cfg.temperature,
                               n_classes)
         threshold = cfg.threshold if threshold is None else threshold
-        spans, cand_spans, start, k = [], [], 0, 0
-        for cands in per_card:
-            n = sum(counts_flat[k:k + len(cands)])
-            cand_spans.append(range(k, k + len(cands)))
-            k += len(cands)
-            spans.append(slice(start, start + n))
-            start += n
+        edges = np.cumsum([0] + [len(cands) for cands in per_card])  # each card's candidates
+        cand_spans = [range(a, b) for a, b in zip(edges[:-1], edges[1:])]
+        spans = [slice(starts[a], starts[b]) for a, b in zip(edges[:-1], edges[1:])]  # ... and its crops
         read = [combine_corners(first[s], threshold) for s in spans]
         codes, confs = [c for c, _ in read], [f for _, f in read]
         # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
