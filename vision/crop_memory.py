@@ -118,9 +118,15 @@ class CropMemory:
 
     def looked_unchanged(self, candidates) -> bool:
         """Whether every candidate outline of a card (k, 4, 2) kept last frame's crops and a second
-        look from there found nothing then."""
+        look from there found nothing then (:meth:`mark_looked`)."""
         kept = [self.reading(c) for c in np.asarray(candidates, np.float32).reshape(-1, 4, 2)]
         return all(k is not None and k.age >= 1 for k in kept) and kept[0].looked
+
+    def mark_looked(self, candidates) -> None:
+        """A second look from the card's candidate outlines (k, 4, 2) found nothing this frame."""
+        kept = self.reading(np.asarray(candidates, np.float32).reshape(-1, 4, 2)[0])
+        if kept is not None:
+            kept.looked = True
 
     def reading(self, quad: np.ndarray) -> Reading | None:
         """This frame's reading of the candidate ``quad``, if one was looked up or stored."""

@@ -159,18 +159,15 @@ class Recognizer:
         codes, confs = [c for c, _ in read], [f for _, f in read]
         # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
         ask = [i for i, code in enumerate(codes) if code != UNREADABLE] if self.second is not None else []
-        second = None
+        second, asked = None, [j for i in ask for j in cand_spans[i]]
         if ask:
-            asked = [j for i in ask for j in cand_spans[i]]
-            known = [None] * len(flat)
-            for j in asked:
-                known[j] = kept[j].second if kept[j] is not None else None
+            known = [r.second if r is not None else None for r in kept]
             second = probabilities(self.second, crops, starts, known, float(cfg.second_reader["temperature"]),
                                    n_classes, only=asked)
             for i in ask:
                 codes[i], confs[i] = combine_readers([first[spans[i]], second[spans[i]]], threshold)
         if memo is not None:
-            memo.keep_all(flat, crops, starts, kept, first, second, [j for i in ask for j in cand_spans[i]])
+            memo.keep_all(flat, crops, starts, kept, first, second, asked)
         return codes, np.asarray(confs, np.float32)
 
     def outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
@@ -278,9 +275,7 @@ class Recognizer:
             if code != UNREADABLE and same_place(corners[i], q):
                 corners[i], codes[i], confs[i] = q, code, conf
             elif memo is not None and candidates is not None:
-                kept = memo.reading(np.asarray(candidates[i], np.float32).reshape(-1, 4, 2)[0])
-                if kept is not None:
-                    kept.looked = True
+                memo.mark_looked(candidates[i])
 
     def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
