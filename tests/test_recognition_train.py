@@ -32,8 +32,9 @@ def _train_python() -> str | None:
 def test_smoke_training_produces_a_loadable_model(tmp_path):
     work = tmp_path / "work"
     env = dict(os.environ, YOLO_OFFLINE="1")
+    # --no-fetch: a test downloads nothing (the art is fetched by the real runs)
     r = subprocess.run([_train_python(), "-m", "sueca", "train", "--preset", "smoke", "--work", str(work),
-                        "--install", str(tmp_path / "installed")], capture_output=True, text=True, env=env,
+                        "--install", str(tmp_path / "installed"), "--no-fetch"], capture_output=True, text=True, env=env,
                        cwd=ROOT, timeout=170)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     inst = tmp_path / "installed"
@@ -49,6 +50,8 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     assert rec.outliner is not None and rec.second is not None
     assert rec.config.second_reader["width"] == 8
     assert "reader_tuned" in json.loads((work / "reader_calibration.json").read_text())
+    assert set(rec.config.info["fetched"]) == {"letele", "textures", "printed_decks"}
+    assert "fetch_s" not in json.loads((work / "timings.json").read_text())
     dets = rec(np.full((480, 640, 3), 90, np.uint8))
     assert len(dets.codes) == len(dets.xyxy)
 

@@ -103,6 +103,16 @@ def _real_row(m: dict) -> str:
             f"locator recall {_pct(r['locator_recall'])} |\n")
 
 
+def _fetched(f: dict | None) -> str:
+    """What of that art this run had (``sueca.datasets.fetch.fetched``), for the Data section."""
+    if not f:
+        return ""
+    def said(there: bool) -> str:
+        return "there" if there else "**missing**, so those styles were not drawn"
+    return (f"; in this run: the deck art {said(f.get('letele'))}, the textures {said(f.get('textures'))}, "
+            f"{len(f.get('printed_decks', []))} printed decks cached")
+
+
 def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     t = metrics.get("timings", {})
     m = metrics
@@ -134,7 +144,7 @@ after the other:
 ## Data
 Only synthetic scenes from `sueca.datasets.scene.render_scene` (the project's own generator;
 the only third-party images, used where fetched at build time: the CC0 `kennard*` deck art
-of `sueca dataset fetch-deck` and the CC0 photo textures of `fetch-textures`). Training: {preset.train_scenes} scenes, seeds {preset.seed}..{preset.seed + preset.train_scenes - 1},
+of `sueca dataset fetch-deck` and the CC0 photo textures of `fetch-textures`{_fetched(cfg.info.get("fetched"))}). Training: {preset.train_scenes} scenes, seeds {preset.seed}..{preset.seed + preset.train_scenes - 1},
 deck styles `train`: the hand-made ones but the held-out two, plus {n_gen} generated decks
 (`sueca.datasets.styles.generated_style`: index typeface drawn from {n_fonts} Debian fonts, the
 held-out decks' typefaces excluded; index size and place, colours, pips and courts drawn too), 1280x960.

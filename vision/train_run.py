@@ -104,11 +104,12 @@ def _log_to(path: Path):
 
 
 def run(preset: Preset, work: str | Path, install: str | Path | None = None, threads: int | None = None,
-        log=None, until: str | None = None) -> dict | None:
+        log=None, until: str | None = None, fetch: bool = True) -> dict | None:
     """Train the models from nothing into ``work/model``; copy to ``install`` (e.g. ``models/``).
 
     ``until``: ``"reader"`` stops after the first reader, ``"reader_tuned"`` after its tuning
-    on run-time crops (how the second reader's own run ends)."""
+    on run-time crops (how the second reader's own run ends). ``fetch``: first fetch the
+    third-party art the generator may draw (``sueca.datasets.fetch``); False uses what is cached."""
     import torch
 
     work = Path(work).resolve()
@@ -123,6 +124,15 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     timings: dict[str, float] = json.loads(tfile.read_text()) if tfile.is_file() else {}
     spec = CropSpec()
     log(f"preset {preset}")
+
+    # 0. the art fetched at build time: a style whose art is missing is not drawn at all
+    if fetch and "fetch_s" not in timings:
+        from sueca.datasets.fetch import fetch_all
+
+        t0 = time.time()
+        fetch_all(log)
+        timings["fetch_s"] = time.time() - t0
+        tfile.write_text(json.dumps(timings))
 
     # 1. data
     t0 = time.time()
@@ -289,7 +299,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         cal["video_threshold"] = choose_video_threshold(cal["pipeline_val"]["table"])
         cfg_extra.write_text(json.dumps(cal, indent=2))
     cfg = replace(cfg, threshold=cal["pipeline_threshold"], video_threshold=cal["video_threshold"])
+    from sueca.datasets.fetch import fetched
+
     info = {"preset": asdict(preset), "train_styles": list(TRAIN_STYLES), "test_styles": list(TEST_STYLES),
+            "fetched": fetched(),
             "reader_val": cal, "hardware": f"{platform.processor() or platform.machine()}, "
                                           f"{torch.get_num_threads()} torch threads"}
     cfg = replace(cfg, info=info)
@@ -339,7 +352,7 @@ def _second_reader(preset: Preset, work: Path, model_dir: Path, threads, log) ->
                 shutil.copyfile(model_dir / name, sub / "model" / name)
         log(f"second reader: width {width}, {extra} extra scenes, in {sub}")
         run(replace(preset, reader_width=width, reader_extra_scenes=extra, second_reader=None), sub,
-            threads=threads, log=log, until="reader_tuned")
+            threads=threads, log=log, until="reader_tuned", fetch=False)
         shutil.copyfile(sub / "model" / "reader.onnx", model_dir / "reader2.onnx")
         shutil.copyfile(sub / "model" / "reader.pt", model_dir / "reader2.pt")
     cal = json.loads((sub / "reader_calibration.json").read_text())

@@ -1,8 +1,8 @@
 """``sueca train``: reproduce the card recognition models from nothing.
 
 >>> import argparse; p = argparse.ArgumentParser(); s = p.add_subparsers()
->>> register(s); p.parse_args(["train", "--preset", "quick"]).preset
-'quick'
+>>> register(s); a = p.parse_args(["train", "--preset", "quick", "--no-fetch"]); a.preset, a.fetch
+('quick', False)
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ def register(subparsers) -> None:
     p.add_argument("--install", default=None, metavar="DIR",
                    help="copiar os modelos para DIR (ex. models) / copy the trained models into DIR")
     p.add_argument("--threads", type=int, default=None, help="torch threads")
+    p.add_argument("--no-fetch", dest="fetch", action="store_false",
+                   help="não descarregar arte de terceiros; usar a que está em cache / do not fetch the "
+                        "third-party deck art and textures first (npm, apt, pip); use what is cached")
     p.set_defaults(func=handler)
 
 
@@ -53,11 +56,13 @@ def handler(args) -> int:
         for flag, val in (("--work", args.work), ("--install", args.install), ("--threads", args.threads)):
             if val is not None:
                 argv += [flag, str(val)]
+        if not args.fetch:
+            argv.append("--no-fetch")
         os.execv(str(py), argv)
     from sueca.vision.train_run import PRESETS, run
 
     work = Path(args.work or Path("out") / "train" / args.preset)
-    metrics = run(PRESETS[args.preset], work, args.install, args.threads)
+    metrics = run(PRESETS[args.preset], work, args.install, args.threads, fetch=args.fetch)
     print(f"recall {metrics['recall_readable']:.4f}, wrong identities {metrics['wrong_identities']}"
           f"/{metrics['reported_identities']}; model in {work / 'model'}")
     return 0
