@@ -3,7 +3,7 @@
 
 Models installed by a step after the recipe (readers from a GPU run, readers tuned on more
 printed decks: ``scripts/tune_real_decks.py``) change the figures the recipe wrote. This runs
-the recipe's own evaluation (``sueca.vision.train_run.model_metrics``: the held-out test set,
+the recipe's own evaluation (``sueca.vision.train_eval.model_metrics``: the held-out test set,
 45-degree views, the held-out printed decks where fetched, the readers on true outlines,
 outline quality, validation scenes) on the folder and rewrites both files there. The recipe's
 training timings in ``metrics.json`` are kept.
@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--val", type=int, default=100, help="validation scenes (default 100, as the recipe)")
     args = ap.parse_args(argv)
 
-    from sueca.vision.train_run import model_metrics
+    from sueca.vision.train_eval import model_metrics
 
     path = args.model / "metrics.json"
     if not (args.model / "recognizer.json").is_file():

@@ -310,6 +310,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
 
     # 7. evaluation on held-out styles and seeds, with the ONNX runtime
     t0 = time.time()
+    from sueca.vision.train_eval import model_metrics
+
     metrics = model_metrics(model_dir, preset.test_scenes, min(preset.val_scenes, 100), work, log)
     timings["eval_s"] = time.time() - t0
     timings["total_s"] = sum(v for k, v in timings.items() if k.endswith("_s"))
@@ -418,38 +420,3 @@ def _tune_reader(preset: Preset, work: Path, model_dir: Path, reader_npz: Path, 
     return {"temperature": temp, "reader_tuned": {"scenes": preset.reader_tune_scenes,
                                                   "epochs": preset.reader_tune_epochs,
                                                   "runtime_val_crop_accuracy": acc}}
-
-
-def model_metrics(model_dir: str | Path, test_scenes: int = 200, val_scenes: int = 100, work: Path | None = None,
-                  log=print) -> dict:
-    """The model card's figures of the models in ``model_dir`` (ONNX Runtime): the held-out test
-    set, 45-degree views, the held-out printed decks (where fetched), the readers on true outlines,
-    outline quality and validation scenes; draws ``confusion.png`` there. Returns the metrics dict
-    (``metrics.json``'s, less the training timings)."""
-    from sueca.datasets.styles import resolve_styles
-    from sueca.vision.train_eval import evaluate, outline_quality, plot_confusion, true_outline_reading
-
-    model_dir = Path(model_dir)
-    rec = load_recognizer(model_dir, "onnx")
-    seeds = range(TEST_SEED0, TEST_SEED0 + test_scenes)
-    metrics, conf = evaluate(rec, seeds, "test", log=log)
-    val_metrics, _ = evaluate(rec, range(VAL_SEED0, VAL_SEED0 + val_scenes), "train", log=log)
-    # steeper cameras than the training scenes (up to 30 degrees): the 45-degree views of the brief
-    tilt_metrics, _ = evaluate(rec, range(TILT_SEED0, TILT_SEED0 + max(test_scenes // 2, 2)), "test",
-                               log=log, max_tilt=45.0)
-    metrics["tilt45"] = {k: v for k, v in tilt_metrics.items() if k != "wrong_examples"}
-    try:  # other artists' decks no model learnt from, where fetched
-        held = [s.name for s in resolve_styles("real_heldout")]
-    except ValueError:
-        held = []
-    if held:
-        real, _ = evaluate(rec, range(REAL_SEED0, REAL_SEED0 + max(test_scenes // 2, 2)), held, log=log)
-        metrics["real_heldout"] = {k: v for k, v in real.items() if k != "options"}
-    metrics["reader_true_outlines"] = true_outline_reading(rec, seeds[:max(len(seeds) // 5, 2)], "test")
-    metrics["outlines"] = outline_quality(rec, seeds[:max(len(seeds) // 5, 2)], "test")
-    metrics["train_styles_val"] = {k: v for k, v in val_metrics.items() if k != "wrong_examples"}
-    plot_confusion(conf, model_dir / "confusion.png",
-                   f"held-out styles {', '.join(TEST_STYLES)}, seeds {seeds[0]}..{seeds[-1]}")
-    if work is not None:
-        np.save(Path(work) / "confusion.npy", conf)
-    return metrics
