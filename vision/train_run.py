@@ -84,10 +84,13 @@ PRESETS = {
                     second_reader=(24, 1500), real_tune_scenes=400, real_tune_decks="glyph+real_train_all",
                     real_tune_shapes=0.25),
     # <= 75 min on the 2-core machine alone: run end to end on 2026-12-04 with 14 locator, 10
-    # reader and 10 outliner epochs it took 85.4 min, so those became 10, 8 and 6 (65.6 min by
-    # that run's per-step times; models/DEFAULT_PRESET.md)
+    # reader and 10 outliner epochs it took 85.4 min, so those became 10, 8 and 6 (65.0 min
+    # end to end on 2026-12-05); without printed decks its reader was wrong on 5 of the 13
+    # held-out printed cards it read, so the printed-deck step joined it, 200 scenes a group
+    # (models/DEFAULT_PRESET.md)
     "default": Preset("default", 1200, 150, 300, 10, 8, reader_extra_scenes=600, val_frames=300,
-                      outliner_epochs=6),
+                      outliner_epochs=6, real_tune_scenes=200, real_tune_decks="glyph+real_train_all",
+                      real_tune_shapes=0.25),
     # for a GPU or a long night
     "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32,
                    outliner_scenes=6000, outliner_epochs=20, reader_tune_scenes=3000, reader_tune_epochs=6),
