@@ -167,7 +167,8 @@ on {getattr(preset, 'reader_tune_scenes', 0)} more scenes (seeds from 3000000), 
 ```
 .venv-train/bin/sueca train --preset {preset.name} --install models
 ```
-(`sueca train` re-runs itself in `.venv-train` when torch is missing.) Preset **`{preset.name}`**:
+(`sueca train` re-runs itself in `.venv-train` when torch is missing, and first fetches the
+third-party art, cached art kept; `--no-fetch` uses the cache as it is.) Preset **`{preset.name}`**:
 locator {preset.locator_epochs} epochs at imgsz {preset.imgsz}, batch {preset.batch}{ft}; reader {preset.reader_epochs} epochs
 on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes{_second_recipe(preset)}.
 
