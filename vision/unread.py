@@ -1,0 +1,124 @@
+"""Plays held back behind a card nobody could read, and how they get their card.
+
+A play whose card no frame could read blocks the plays after it: the record
+cannot take them in order until that card is known. The referee names it
+(``resolve_card``), or, once the hand's forty cards have all hit the table,
+the rules name it (``deduce_unknown``: the one card never seen, or the only
+order of several without a renúncia, :mod:`sueca.vision.deduce`), marked
+uncertain either way. Nothing held is lost: ``held_json`` lists it for a
+record written in the meantime.
+
+A mixin of :class:`sueca.vision.pipeline.Pipeline`: it works on the pipeline's
+``record``, ``rules``, held ``_pending`` plays, ``_blocked`` flag, ``_hand``,
+``_flags`` and ``_add_or_hold``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from sueca.engine import Card
+
+from .events import PlayEvent
+
+log = logging.getLogger("sueca.vision.pipeline")
+
+
+class UnreadPlays:
+    """The pipeline's held plays: see the module docstring."""
+
+    def _abandon(self) -> None:
+        """The held plays stay unresolved: their hand is over without them."""
+        self.abandoned.append(list(self._pending))
+        self._abandoned_hand.append(len(self.record.hands) - 1)
+        self._pending, self._blocked = [], False
+
+    def held_json(self) -> list[dict]:
+        """Plays seen that could not enter the record (a card nobody could read
+        held them back), so that a record written now loses none of them."""
+        out = []
+        groups = list(zip(self._abandoned_hand, self.abandoned))
+        if self.unresolved:
+            groups.append((len(self.record.hands) - 1, self.unresolved))
+        for h, plays in groups:
+            for k, ev in enumerate(plays):
+                out.append({"hand": h, "card": ev.card or None, "seat": ev.seat, "t": round(ev.t, 3),
+                            "confidence": round(float(ev.confidence), 4),
+                            "why": "unreadable" if k == 0 else "after an unreadable card"})
+        return out
+
+    @property
+    def unresolved(self) -> list[PlayEvent]:
+        """Plays held back: the first is a card nobody could read, the rest came after it."""
+        return list(self._pending) if self._blocked else []
+
+    def resolve_card(self, card: str, uncertain: bool = False) -> None:
+        """The referee names the unreadable card (``uncertain``: deduced, not named);
+        the plays held after it go in."""
+        if not self._blocked:
+            raise ValueError("resolve_card: no unreadable play is waiting")
+        Card.parse(card)
+        first, rest = self._pending[0], self._pending[1:]
+        self._pending, self._blocked = [], False
+        for ev in [replace(first, card=card, uncertain=uncertain)] + rest:
+            self._add_or_hold(ev)
+
+    def deduce_unknown(self) -> bool:
+        """A hand whose forty cards all hit the table, one of them never read: that
+        one is the card of the deck not seen (deduced, still marked uncertain); several
+        never read: see :meth:`_deduce_several`."""
+        if not self._blocked or self._hand is None:
+            return False
+        known = [p.card for p in self.record.hands[-1].plays] + \
+                [Card.parse(e.card) for e in self._pending if e.card]
+        unknown = [e for e in self._pending if not e.card]
+        if len(known) >= 40:
+            # forty cards named: the unread "plays" were not cards (a ghost of one)
+            pending, self._pending, self._blocked = self._pending, [], False
+            log.warning("hand %d: %d unread play(s) dropped, the hand has its forty cards",
+                        len(self.record.hands) - 1, len(unknown))
+            for ev in pending:
+                if ev.card:
+                    self._add_or_hold(ev)
+            return True
+        if len(unknown) >= 2:
+            return self._deduce_several()
+        missing = set(self.rules.deck) - set(known)
+        if len(unknown) != 1 or len(known) != 39 or len(missing) != 1:
+            return False
+        card = missing.pop()
+        first = self._pending[0]
+        self.resolve_card(card.code, uncertain=True)  # the referee still confirms it
+        h = len(self.record.hands) - 1
+        self._mark_deduced(h, [(first.t, card)])
+        log.warning("hand %d: the unread card at t=%.2f must be %s (the only one not seen)", h, first.t, card)
+        return True
+
+    def _deduce_several(self) -> bool:
+        """Several unread plays: the order of the unseen cards the rules single out
+        (:func:`sueca.vision.deduce.assign_unread`), each marked uncertain."""
+        from .deduce import assign_unread
+
+        h = len(self.record.hands) - 1
+        hr = self.record.hands[h]
+        plays = [(p.card, p.seat) for p in hr.plays] + \
+                [(Card.parse(e.card) if e.card else None, e.seat) for e in self._pending]
+        order = assign_unread(self.rules, hr.dealer, hr.trump_card, plays)
+        if order is None:
+            return False
+        named = [(e.t, c) for e, c in zip([e for e in self._pending if not e.card], order)]
+        fill = iter(order[1:])
+        self._pending = self._pending[:1] + [e if e.card else replace(e, card=next(fill).code, uncertain=True)
+                                             for e in self._pending[1:]]
+        self.resolve_card(order[0].code, uncertain=True)  # the referee still confirms them
+        self._mark_deduced(h, named)
+        log.warning("hand %d: the %d unread cards must be %s (the only order without a renúncia)", h,
+                    len(order), ", ".join(f"{c} at t={t:.2f}" for t, c in named))
+        return True
+
+    def _mark_deduced(self, h: int, named: list[tuple[float, Card]]) -> None:
+        """Flag the plays of hand ``h`` whose card was deduced, ``(t, card)``, as uncertain."""
+        for i, p in enumerate(self.record.hands[h].plays):
+            if any(p.t is not None and abs(p.t - round(t, 3)) < 1e-6 and p.card == c for t, c in named):
+                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
