@@ -22,8 +22,8 @@ import numpy as np
 from .detections import CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
 from .play_judge import Judgement
-from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, polygon_area, seat_only,
-                         snapshot_jpeg, still_since)
+from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, seat_only,
+                         snapshot_jpeg)
 from .tracker import CardTracker, TrackView
 
 __all__ = ["PlayConfig", "PlayDetector", "TableGeometry"]
@@ -282,44 +282,6 @@ class PlayDetector(Judgement):
             self._rest_best.pop(tr.id, None)
             self._entered.pop(tr.id, None)
 
-    def _learn_card_size(self, dets: CardDetections) -> None:
-        # Whole, readable cards teach the size of a card on this table; a box much
-        # smaller than that is a card partly under a hand.
-        for j, code in enumerate(dets.codes):
-            if code and dets.confidence[j] >= 0.8:
-                x1, y1, x2, y2 = (float(v) for v in dets.xyxy[j])
-                area = (x2 - x1) * (y2 - y1) if dets.corners is None else polygon_area(dets.corners[j])
-                self._size.add((x1 + x2) / 2, (y1 + y2) / 2, area)
-
-    def _card_area(self, tr: TrackView) -> float:
-        expected = self._size.at(*tr.center)
-        return expected if expected is not None else max(o.area for o in tr.history)
-
-    def _rest(self, tr: TrackView, t: float) -> tuple[float, int] | None:
-        """(time it came to rest, observations at rest) when resting, seen whole, now."""
-        cfg = self.config
-        if not tr.visible or not tr.history:
-            return None
-        start, count = still_since(tr, cfg.rest_tol)
-        if count < cfg.min_rest_obs or t - start < cfg.rest_s - 1e-6:
-            return None
-        full = cfg.full_view * self._card_area(tr)
-        recent = tr.history[-cfg.min_rest_obs:]
-        if any(o.area < full for o in recent):
-            return None
-        return start, count
-
-    def _lying_partly(self, tr: TrackView, t: float) -> float | None:
-        """Since when ``tr``, seen now but not whole, has lain still (``partial_rest_s``
-        at least, seen in most frames), else None."""
-        cfg = self.config
-        if not tr.visible or not tr.history:
-            return None
-        start, count = still_since(tr, cfg.rest_tol)
-        if t - start < cfg.partial_rest_s or count < cfg.partial_rest_obs:
-            return None
-        return start
-
     def _consider(self, tr: TrackView, t: float, events: list, turn: int | None = None):
         """("ready", rest time) for a new card ready to be a play, ("waiting",
         time it entered the play area) for one that may become a play soon."""
@@ -387,10 +349,6 @@ class PlayDetector(Judgement):
             return "waiting", entered
         return "ready", (entered, self._first_rest[tr.id])
 
-    def _gathering(self, t: float) -> bool:
-        """Some card of the trick read for sure was not seen in the last frame or two."""
-        return any(not e.uncertain and t - e.last_seen > self.config.rest_s + 1e-6 for e in self._trick)
-
     def _play(self, tr: TrackView, rest_t: float, t: float, frame_index: int, turn: int | None,
               image: np.ndarray | None, events: list, card: str | None = None) -> PlayEvent:
         # ``card``: a stranded card's best reading while it lay there (never settled)
@@ -435,19 +393,6 @@ class PlayDetector(Judgement):
         self._roles[tr.id] = "trump"
         return TrumpSeen(card=tr.identity, seat=int(seat), t=rest_t,
                          confidence=round(tr.identity_confidence, 4))
-
-    def _check_sweep(self, t: float, visible: set[int], stranded: int) -> bool:
-        """True when the four cards of the trick (counting ones seen lying there but
-        not yet read) have all been gone for ``clear_s``."""
-        if not self._trick or visible:
-            self._gone_since = None
-            return False
-        if self._gone_since is None:
-            self._gone_since = t
-        if len(self._trick) + stranded >= 4:
-            return t - self._gone_since >= self.config.clear_s
-        # fewer than four known: a play was missed; gone this long, it was swept all the same
-        return t - self._gone_since >= self.config.clear_partial_s
 
     def _sweep_done(self) -> None:
         # swept cards are gone: no old track may catch the next cards

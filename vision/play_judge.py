@@ -1,22 +1,82 @@
 """Which card is which when the table is ambiguous: the play detector's judgement calls.
 
 Each question weighs what the camera saw against the game (whose turn it is, one card a
-seat per trick). Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
-(``_trick``, ``_rest_best``, ``_seen_now``, ``calibration``, ``config``) they read;
-``_note_apart`` keeps ``_apart`` and ``_unread_views`` for ``_two_cards``.
+seat per trick), or says whether a card lies at rest, whole, and whether the trick was
+swept. Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
+(``_trick``, ``_rest_best``, ``_seen_now``, ``_size``, ``_gone_since``, ``calibration``,
+``config``) they read; ``_note_apart`` keeps ``_apart`` and ``_unread_views`` for
+``_two_cards``, ``_learn_card_size`` keeps ``_size``.
 """
 
 from __future__ import annotations
 
 import math
 
-from .play_parts import OnTable, seat_of_play
+from .detections import CardDetections
+from .play_parts import OnTable, polygon_area, seat_of_play, still_since
 from .tracker import TrackView
 
 
 class Judgement:
-    """The play detector's tie-breaks; see the module docstring."""
+    """The play detector's judgement calls; see the module docstring."""
 
+    # -- at rest, whole; swept ---------------------------------------------
+    def _learn_card_size(self, dets: CardDetections) -> None:
+        # Whole, readable cards teach the size of a card on this table; a box much
+        # smaller than that is a card partly under a hand.
+        for j, code in enumerate(dets.codes):
+            if code and dets.confidence[j] >= 0.8:
+                x1, y1, x2, y2 = (float(v) for v in dets.xyxy[j])
+                area = (x2 - x1) * (y2 - y1) if dets.corners is None else polygon_area(dets.corners[j])
+                self._size.add((x1 + x2) / 2, (y1 + y2) / 2, area)
+
+    def _card_area(self, tr: TrackView) -> float:
+        expected = self._size.at(*tr.center)
+        return expected if expected is not None else max(o.area for o in tr.history)
+
+    def _rest(self, tr: TrackView, t: float) -> tuple[float, int] | None:
+        """(time it came to rest, observations at rest) when resting, seen whole, now."""
+        cfg = self.config
+        if not tr.visible or not tr.history:
+            return None
+        start, count = still_since(tr, cfg.rest_tol)
+        if count < cfg.min_rest_obs or t - start < cfg.rest_s - 1e-6:
+            return None
+        full = cfg.full_view * self._card_area(tr)
+        recent = tr.history[-cfg.min_rest_obs:]
+        if any(o.area < full for o in recent):
+            return None
+        return start, count
+
+    def _lying_partly(self, tr: TrackView, t: float) -> float | None:
+        """Since when ``tr``, seen now but not whole, has lain still (``partial_rest_s``
+        at least, seen in most frames), else None."""
+        cfg = self.config
+        if not tr.visible or not tr.history:
+            return None
+        start, count = still_since(tr, cfg.rest_tol)
+        if t - start < cfg.partial_rest_s or count < cfg.partial_rest_obs:
+            return None
+        return start
+
+    def _gathering(self, t: float) -> bool:
+        """Some card of the trick read for sure was not seen in the last frame or two."""
+        return any(not e.uncertain and t - e.last_seen > self.config.rest_s + 1e-6 for e in self._trick)
+
+    def _check_sweep(self, t: float, visible: set[int], stranded: int) -> bool:
+        """True when the four cards of the trick (counting ones seen lying there but
+        not yet read) have all been gone for ``clear_s``."""
+        if not self._trick or visible:
+            self._gone_since = None
+            return False
+        if self._gone_since is None:
+            self._gone_since = t
+        if len(self._trick) + stranded >= 4:
+            return t - self._gone_since >= self.config.clear_s
+        # fewer than four known: a play was missed; gone this long, it was swept all the same
+        return t - self._gone_since >= self.config.clear_partial_s
+
+    # -- tie-breaks ----------------------------------------------------------
     def _note_apart(self, tracks) -> None:
         """For each unread card lying in the trick: its last view, and the played cards
         detected in the same frame as it (two detections are two cards)."""
