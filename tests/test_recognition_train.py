@@ -52,6 +52,7 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     assert "reader_tuned" in json.loads((work / "reader_calibration.json").read_text())
     assert set(rec.config.info["fetched"]) == {"letele", "textures", "printed_decks"}
     assert "fetch_s" not in json.loads((work / "timings.json").read_text())
+    assert json.loads((work / "fetched.json").read_text()) == rec.config.info["fetched"]
     dets = rec(np.full((480, 640, 3), 90, np.uint8))
     assert len(dets.codes) == len(dets.xyxy)
 

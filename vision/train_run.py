@@ -129,13 +129,16 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
     log(f"preset {preset}")
 
     # 0. the art fetched at build time: a style whose art is missing is not drawn at all
-    if fetch and "fetch_s" not in timings:
-        from sueca.datasets.fetch import fetch_all
+    from sueca.datasets.fetch import fetch_all, fetched
 
+    if fetch and "fetch_s" not in timings:
         t0 = time.time()
         fetch_all(log)
         timings["fetch_s"] = time.time() - t0
         tfile.write_text(json.dumps(timings))
+    had = work / "fetched.json"  # what the data was made with (a resumed run keeps the first)
+    if not had.is_file():
+        had.write_text(json.dumps(fetched()))
 
     # 1. data
     t0 = time.time()
@@ -302,10 +305,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         cal["video_threshold"] = choose_video_threshold(cal["pipeline_val"]["table"])
         cfg_extra.write_text(json.dumps(cal, indent=2))
     cfg = replace(cfg, threshold=cal["pipeline_threshold"], video_threshold=cal["video_threshold"])
-    from sueca.datasets.fetch import fetched
-
     info = {"preset": asdict(preset), "train_styles": list(TRAIN_STYLES), "test_styles": list(TEST_STYLES),
-            "fetched": fetched(),
+            "fetched": json.loads(had.read_text()),
             "reader_val": cal, "hardware": f"{platform.processor() or platform.machine()}, "
                                           f"{torch.get_num_threads()} torch threads"}
     cfg = replace(cfg, info=info)
