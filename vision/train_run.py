@@ -87,7 +87,7 @@ PRESETS = {
     # reader and 10 outliner epochs it took 85.4 min, so those became 10, 8 and 6 (65.0 min
     # end to end on 2026-12-05); without printed decks its reader was wrong on 5 of the 13
     # held-out printed cards it read, so the printed-deck step joined it, 200 scenes a group
-    # (models/DEFAULT_PRESET.md)
+    # (69.3 min end to end with it; models/DEFAULT_PRESET.md)
     "default": Preset("default", 1200, 150, 300, 10, 8, reader_extra_scenes=600, val_frames=300,
                       outliner_epochs=6, real_tune_scenes=200, real_tune_decks="glyph+real_train_all",
                       real_tune_shapes=0.25),
