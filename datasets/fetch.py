@@ -14,7 +14,12 @@ which is said in the log and in that record rather than stopping the run.
 
 from __future__ import annotations
 
+import subprocess
 from typing import Callable
+
+#: What a fetch may fail with (no network, a changed package, a tool missing or stuck);
+#: ``realdecks.fetch_heldout_decks`` catches these deck by deck too.
+FETCH_ERRORS = (RuntimeError, ValueError, OSError, KeyError, subprocess.SubprocessError)
 
 
 def fetch_all(log: Callable[[str], None] = print) -> dict[str, str]:
@@ -26,12 +31,12 @@ def fetch_all(log: Callable[[str], None] = print) -> dict[str, str]:
     for name, fetch in (("letele", svgdeck.fetch_deck), ("textures", phototex.fetch_textures)):
         try:
             out[name] = str(fetch())
-        except (RuntimeError, OSError) as e:
+        except FETCH_ERRORS as e:
             out[name] = f"not made: {e}"
         log(f"fetch {name}: {out[name]}")
     try:
         made = realdecks.fetch_heldout_decks(log=lambda m: None)
-    except (RuntimeError, OSError) as e:
+    except FETCH_ERRORS as e:
         made = {"printed_decks": f"not made: {e}"}
     out.update(made)
     missing = {k: v for k, v in made.items() if v.startswith("not made")}

@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from . import svgdeck
+from .fetch import FETCH_ERRORS
 from .styles import GNOME_THEMES
 
 HEIGHT = svgdeck.HEIGHT
@@ -299,7 +300,7 @@ def fetch_heldout_decks(names=None, force: bool = False, log=print) -> dict[str,
                         shutil.copy(root / "usr/share/aisleriot/cards" / src.path, theme)
                         cards, back = _kde_cards(theme, suit_first=True)
                 out[name] = str(_write(name, src, cards, back))
-            except (RuntimeError, ValueError, OSError, KeyError, subprocess.SubprocessError) as e:
+            except FETCH_ERRORS as e:
                 out[name] = f"not made: {e}"
             log(f"{name}: {out[name]}")
     return out

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import subprocess
+
+import pytest
+
 from sueca.datasets import fetch, phototex, realdecks, svgdeck
 
 
-def test_fetch_all_goes_on_past_a_failure_and_says_why(tmp_path, monkeypatch):
+@pytest.mark.parametrize("error", [RuntimeError("npm pack @letele/playing-cards failed: offline"),
+                                   subprocess.TimeoutExpired("npm", 300), ValueError("svgdeck: offline")])
+def test_fetch_all_goes_on_past_a_failure_and_says_why(tmp_path, monkeypatch, error):
     monkeypatch.setenv("SUECA_DECKS_DIR", str(tmp_path / "decks"))
     monkeypatch.setenv("SUECA_DECK_CACHE", str(tmp_path / "letele"))
     monkeypatch.setenv("SUECA_TEXTURE_CACHE", str(tmp_path / "tex"))
     asked = []
 
     def no_network(force=False):
-        raise RuntimeError("npm pack @letele/playing-cards failed: offline")
+        raise error
 
     def textures(force=False):
         asked.append("textures")
@@ -32,7 +38,7 @@ def test_fetch_all_goes_on_past_a_failure_and_says_why(tmp_path, monkeypatch):
     lines = []
     out = fetch.fetch_all(lines.append)
     assert asked == ["textures", "printed"]  # the failed deck did not stop the others
-    assert out["letele"].startswith("not made") and "offline" in out["letele"]
+    assert out["letele"] == f"not made: {error}"
     assert out["textures"] == str(tmp_path / "tex") and out["bellot"].endswith("bellot")
     log = "\n".join(lines)
     assert "fetch letele: not made" in log and "1 of 2 there" in log and "aguilar not made" in log
