@@ -12,7 +12,8 @@ Three kinds of games, each compared play by play with its truth
   (video.mp4, calibration.json, truth.json) through the real recognizer.
 
 Prints one JSON line per game and a summary: hands right (every play, in
-order, right card and seat, right dealer and trump), wrong cards, latency.
+order, right card and seat, right dealer and trump), wrong cards, misreads (a card
+recorded where another was played, held plays too), latency.
 
 Latency is counted twice: ``latency_from_rest_s`` from the instant the card
 stopped, ``latency_s`` from when it was first seen at rest with most of it in
@@ -183,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     games = ([("video", p) for p in args.video] if args.video else
              [("sim" if args.sim else "plan", s) for s in _seeds(args.seeds)])
     total = {"games": 0, "hands_total": 0, "hands_right": 0, "wrong_cards": 0, "missing": 0, "extra": 0,
-             "misordered": 0, "wrong_seats": 0, "uncertain": 0, "rejected": 0}
+             "misordered": 0, "wrong_seats": 0, "misread": 0, "misread_uncertain": 0, "held_misread": 0,
+             "uncertain": 0, "rejected": 0}
     latencies: list[float] = []
     from_rest: list[float] = []
     start = time.time()
@@ -211,13 +213,16 @@ def main(argv: list[str] | None = None) -> int:
                                           "latency": round(latencies[-1], 3),
                                           "from_rest": round(from_rest[-1], 3)}), flush=True)
         total["games"] += 1
-        for k in ("hands_total", "hands_right", "wrong_cards", "missing", "extra", "misordered", "wrong_seats"):
+        for k in ("hands_total", "hands_right", "wrong_cards", "missing", "extra", "misordered", "wrong_seats",
+                  "misread", "misread_uncertain", "held_misread"):
             total[k] += r[k]
         total["uncertain"] += sum(1 for e in pipe.events if getattr(e, "uncertain", False))
         total["rejected"] += len(pipe.rejected)
         print(json.dumps({"game": str(key), "kind": kind, "hands": r["hands_total"], "right": r["hands_right"],
                           "wrong_cards": r["wrong_cards"], "missing": r["missing"], "extra": r["extra"],
-                          "misordered": r["misordered"], "wrong_seats": r["wrong_seats"], "frames": pipe.frames,
+                          "misordered": r["misordered"], "wrong_seats": r["wrong_seats"], "misread": r["misread"],
+                          "misread_uncertain": r["misread_uncertain"], "held_misread": r["held_misread"],
+                          "held": len(pipe.held_json()), "frames": pipe.frames,
                           "seconds": round(time.time() - t0, 1),
                           "bad_hands": [x for x in r["hands"] if not x["right"]]}), flush=True)
     lat = sorted(latencies)
@@ -229,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
                           "max": round(values[-1], 3), "n": len(values)}
     total["seconds"] = round(time.time() - start, 1)
     print(json.dumps({"summary": total}))
-    ok = total["hands_right_ratio"] >= 0.98 and total["wrong_cards"] == 0
+    ok = total["hands_right_ratio"] >= 0.98 and total["wrong_cards"] == 0 and total["misread"] == 0
     return 0 if ok else 1
 
 

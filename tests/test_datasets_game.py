@@ -97,3 +97,16 @@ def test_renuncias_over_several_hands_with_a_higher_target():
     report = Match(MatchRecord.from_json(plan.record)).report()
     assert plan.record["rules"]["target"] == 12 and len(report["hands"]) == 2
     assert plan.events["renuncias_injected"] == sum(len(h["renuncias"]) for h in report["hands"]) == 3
+
+
+def test_styles_option(tmp_path, monkeypatch, capsys):
+    rc = main(["dataset", "game", "--out", str(tmp_path / "g"), "--seed", "5", "--hands", "1", "--fps", "2",
+               "--size", "320x240", "--styles", "test_light_sans", "--quiet"])
+    assert rc == 0
+    assert json.loads((tmp_path / "g" / "events.json").read_text())["style"] == "test_light_sans"
+    assert main(["dataset", "game", "--out", str(tmp_path / "h"), "--styles", "no_such_deck"]) == 2
+    assert "unknown deck style 'no_such_deck'" in capsys.readouterr().err
+    monkeypatch.setenv("SUECA_DECKS_DIR", str(tmp_path / "empty"))  # a printed deck never fetched here
+    assert main(["dataset", "game", "--out", str(tmp_path / "h"), "--styles", "real_bellot"]) == 2
+    assert "real_bellot not fetched" in capsys.readouterr().err
+    assert not (tmp_path / "h" / "video.mp4").exists()

@@ -3,9 +3,11 @@
 One unread play is the one card of the deck never seen: certain. Several unread plays
 are the cards never seen, in some order; the rules often tell which order: a wrong
 order puts a card at a seat that later shows it held the suit it failed to follow,
-a renúncia nobody at the table saw. When exactly one order gives no renúncia while
-every other order gives one, that order is taken (still marked uncertain for the
-referee); otherwise nothing is named and the referee is asked.
+a renúncia nobody at the table saw. When exactly one order makes no play in doubt
+part of a renúncia, that order is taken (still marked uncertain for the referee);
+otherwise nothing is named and the referee is asked. A play read as a card already
+played is unread too, with a hint: that card lies at one of its two places
+(:func:`reconcile`).
 
 >>> from sueca.engine import Card, Rules
 >>> import random
@@ -28,34 +30,76 @@ from sueca.engine import Card, Hand, PlayError, Rules
 
 #: More unread plays than this are left to the referee (k! orders to try).
 MAX_UNREAD = 4
+#: ... and more plays in doubt (unread ones and the plays whose card they read as) than this.
+MAX_IN_DOUBT = 5
 
 
-def renuncias_if(rules: Rules, dealer: int, trump: Card, plays: Sequence[tuple[Card, int]]) -> int | None:
-    """How many renúncias the hand proves with these plays; None when the engine refuses them."""
+def renuncias_if(rules: Rules, dealer: int, trump: Card, plays: Sequence[tuple[Card, int]]) -> list | None:
+    """The renúncias the hand proves with these plays; None when the engine refuses them."""
     hand = Hand(rules, dealer, trump)
     try:
         for card, seat in plays:
             hand.play(card, seat)
     except (PlayError, ValueError):
         return None
-    return len(hand.renuncias)
+    return list(hand.renuncias)
+
+
+def _touches(renuncia, slots: set[int]) -> bool:
+    """Whether a play in ``slots`` is part of ``renuncia``'s case: a card of the trick it
+    failed in (the led suit, what was trumped) or the card that proves it."""
+    return renuncia.proof_play in slots or any(i // 4 == renuncia.trick for i in slots)
 
 
 def assign_unread(rules: Rules, dealer: int, trump: Card,
                   plays: Sequence[tuple[Card | None, int]]) -> tuple[Card, ...] | None:
     """The cards of the unread plays (``None`` cards), in play order, or None when the
     rules do not single out one order (or too many are unread, or cards are missing)."""
-    unread = [i for i, (c, _) in enumerate(plays) if c is None]
-    seen = [c for c, _ in plays if c is not None]
-    missing = sorted(set(rules.deck) - set(seen), key=lambda c: c.code)
-    if not unread or len(unread) > MAX_UNREAD or len(missing) != len(unread) or len(plays) != len(rules.deck):
+    named = reconcile(rules, dealer, trump, plays)
+    if named is None:
         return None
-    clean = []
-    for order in itertools.permutations(missing):
-        fill = iter(order)
-        full = [(c if c is not None else next(fill), s) for c, s in plays]
-        if renuncias_if(rules, dealer, trump, full) == 0:
-            clean.append(order)
-    if len(clean) == 1:
-        return tuple(clean[0])
-    return None
+    return tuple(named[i] for i in sorted(named))
+
+
+def reconcile(rules: Rules, dealer: int, trump: Card, plays: Sequence[tuple[Card | None, int]],
+              suggested: dict[int, Card] | None = None) -> dict[int, Card] | None:
+    """Name the unread plays (``None`` cards) of a whole hand: play index -> card, or
+    None when the rules do not single out one answer.
+
+    ``suggested``: unread plays the camera did read, as a card recorded at another
+    play of the hand (a card cannot be played twice, so one of the two readings is
+    wrong). Such a card lies at one of the two places; the play it was recorded at is
+    then in doubt too, and is in the answer when its card changes.
+
+    Of the ways to deal the cards never seen (and the doubled ones) out to the plays
+    in doubt, the one in which no play in doubt is part of a renúncia's case (a card
+    of the trick it failed in, or its proof) is taken, if only one is so: a wrong way
+    most often puts a card at a seat that later shows it held the suit it failed to
+    follow. A renúncia the hand really holds elsewhere does not matter (counting
+    renúncias would not do: the engine stops proving them once a case is made); one
+    whose case holds a card in doubt makes the rules name nothing, or the wrong way:
+    every name given here stays uncertain for the referee.
+    """
+    suggested = suggested or {}
+    unread = [i for i, (c, _) in enumerate(plays) if c is None]
+    where = {c: i for i, (c, _) in enumerate(plays) if c is not None}
+    if not unread or len(unread) > MAX_UNREAD or len(plays) != len(rules.deck) or len(where) != len(plays) - len(unread):
+        return None
+    doubled = {i: where[c] for i, c in suggested.items() if i in unread and c in where}
+    slots = sorted(set(unread) | set(doubled.values()))
+    pool = sorted((set(rules.deck) - set(where)) | {plays[p][0] for p in doubled.values()}, key=lambda c: c.code)
+    if len(pool) != len(slots) or len(slots) > MAX_IN_DOUBT:
+        return None
+    in_doubt, best = set(slots), []
+    for order in itertools.permutations(pool):
+        put = dict(zip(slots, order))
+        if any(put[i] != plays[p][0] and put[p] != plays[p][0] for i, p in doubled.items()):
+            continue  # a card read twice lies at one of the two places it was read
+        found = renuncias_if(rules, dealer, trump, [(put.get(k, c), s) for k, (c, s) in enumerate(plays)])
+        if found is not None and not any(_touches(r, in_doubt) for r in found):
+            best.append(put)
+            if len(best) > 1:
+                return None
+    if len(best) != 1:
+        return None
+    return {k: c for k, c in best[0].items() if plays[k][0] is None or plays[k][0] != c}

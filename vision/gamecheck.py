@@ -23,6 +23,31 @@ def _play(p) -> tuple[str, int | None, float | None, bool]:
     return p["card"], p.get("seat"), p.get("t_seen", p.get("t")), bool(p.get("uncertain", False))
 
 
+#: A recorded play stands for the truth's play nearest in time when they lie this close (s);
+#: plays of one trick come about 2 s apart.
+SAME_PLAY_S = 0.8
+
+
+def misreads(truth_plays: list[tuple], got_plays: list[tuple], within: float = SAME_PLAY_S) -> list[int]:
+    """Indices of ``got_plays`` whose card is not the card played at that instant:
+    each is matched to the truth's play nearest in time (same seat where both name
+    one), within ``within`` seconds; plays without a time, or with no such play,
+    are not judged. Tuples as :func:`_play` makes them.
+
+    >>> misreads([("2S", 2, 7.3, False), ("2C", 1, 81.1, False)], [("2C", 2, 7.4, False)])
+    [0]
+    """
+    out = []
+    for j, (card, seat, t, _) in enumerate(got_plays):
+        if t is None:
+            continue
+        near = [(abs(tt - t), tc) for tc, ts, tt, _ in truth_plays
+                if tt is not None and abs(tt - t) <= within and (seat is None or ts is None or ts == seat)]
+        if near and min(near)[1] != card:
+            out.append(j)
+    return out
+
+
 def compare(truth: list[dict], record: dict, emitted: dict[tuple[int, int], float] | None = None) -> dict:
     """Per-hand verdicts and totals. ``emitted`` maps (hand, play) of the record
     to the time the play event came out, for latency.
@@ -31,11 +56,16 @@ def compare(truth: list[dict], record: dict, emitted: dict[tuple[int, int], floa
     (uncertain ones are counted apart), ``missing`` played cards not recorded,
     ``extra`` recorded plays beyond those, ``misordered`` cards recorded out of
     their place, ``wrong_seats`` cards recorded with another seat than the one
-    that played them.
+    that played them; ``misread`` recorded cards (not uncertain) other than the card
+    played at that instant (see :func:`misreads`: a card of the hand recorded in
+    another's place counts here, not under ``wrong_cards``), ``misread_uncertain``
+    those marked uncertain, ``held_misread`` plays held back for the referee
+    (``record["unresolved"]``) that carry a card other than the one played then.
     """
     got_hands = record.get("hands", [])
     hands = []
-    totals = dict.fromkeys(("wrong_cards", "missing", "extra", "misordered", "wrong_seats"), 0)
+    totals = dict.fromkeys(("wrong_cards", "missing", "extra", "misordered", "wrong_seats", "misread",
+                            "misread_uncertain", "held_misread"), 0)
     uncertain = 0
     latencies = []
     for h, th in enumerate(truth):
@@ -58,6 +88,14 @@ def compare(truth: list[dict], record: dict, emitted: dict[tuple[int, int], floa
             for j, p in enumerate(gp):
                 if (h, j) in emitted and p[0] in t_cards and t_cards[p[0]][2] is not None:
                     latencies.append(emitted[(h, j)] - t_cards[p[0]][2])
+        # at rest, not "t_seen": the record's times are when the cards came to rest
+        at_rest = [(p["card"], p.get("seat"), p.get("t"), False) if isinstance(p, dict) else _play(p)
+                   for p in th["plays"]]
+        wrong_now = misreads(at_rest, gp)
+        v["misread"] = sum(1 for j in wrong_now if not gp[j][3])
+        v["misread_uncertain"] = len(wrong_now) - v["misread"]
+        held = [_play(p) for p in record.get("unresolved", []) if p.get("hand") == h and p.get("card")]
+        v["held_misread"] = len(misreads(at_rest, held))
         seats = any(p[1] is not None for p in tp)  # truth without seats: cards only
         right = ([(p[0], p[1]) for p in tp] == [(p[0], p[1] if seats else None) for p in gp]
                  and gh.get("dealer") == th["dealer"] and gh.get("trump_card") == th["trump_card"])

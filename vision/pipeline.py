@@ -101,6 +101,7 @@ class Pipeline(FollowsCommitted, UnreadPlays):
         self._hand: Hand | None = None
         self._pending: list[PlayEvent] = []             # plays waiting for a dealer and trump
         self._blocked = False                            # an unreadable play holds the hand
+        self._read_twice: dict[float, str] = {}          # held play's t -> the played card it read as
         self.abandoned: list[list[PlayEvent]] = []       # held plays of hands that ended unresolved
         self._abandoned_hand: list[int] = []             # ... and the hand each list belonged to
         self._flags: dict[tuple[int, int], dict] = {}    # (hand, play) -> extra JSON (uncertain)
@@ -231,6 +232,8 @@ class Pipeline(FollowsCommitted, UnreadPlays):
         """True when the corrected play is one still held here (fixed in place)."""
         for k, p in enumerate(self._pending):
             if p.uncertain and abs(p.t - ev.play_t) < 1e-6:
+                if self._read_twice.get(round(p.t, 3)) == ev.card:
+                    return True  # the card it read as twice: no news, it stays held
                 if k == 0 and self._blocked:
                     self.resolve_card(ev.card)
                 else:
@@ -334,6 +337,7 @@ class Pipeline(FollowsCommitted, UnreadPlays):
                 # a weak reading that cannot be: the card is unknown, and the hand
                 # waits for it to be named (or deduced) rather than lose the turn
                 log.warning("uncertain play %s at t=%.2f is impossible (%s): held", ev.card, ev.t, e)
+                self._doubt_read_twice(ev)
                 self._tell_referee(ev)
                 self._blocked = True
                 self._pending.append(replace(ev, card=""))

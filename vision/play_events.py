@@ -58,6 +58,7 @@ class PlayDetector(Judgement):
         self._seen_now: set[int] = set()          # tracks detected in the current frame
         self._apart: dict[int, set[int]] = {}     # unread card in the trick -> played ones seen beside it
         self._unread_views: dict[int, TrackView] = {}  # ... and its last view
+        self._doubled: set[int] = set()          # new cards that read as a card played before
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
@@ -110,9 +111,9 @@ class PlayDetector(Judgement):
                 if not tr.visible and t - tr.last_t > self.config.ghost_s:
                     ghosts.append(tr.id)  # an old card out of sight: let it go before it
                     continue              # catches a new card landing where it was
-                if not tr.identity or tr.identity in self._hand_cards:
+                if not tr.identity or (tr.identity in self._hand_cards and not self._doubled_card(tr, t)):
                     continue
-                del self._roles[tr.id]  # it reads as a card not yet played: a new card
+                del self._roles[tr.id]  # it reads as a card not yet played (or lies here as one): a new card
             self._forget_if_moved(tr)
             state = self._consider(tr, t, events, turn)
             if state is not None and state[0] == "ready":
@@ -154,7 +155,7 @@ class PlayDetector(Judgement):
                 # an earlier card still unread holds this one back: if it was seen lying
                 # there whole, the next player has played on it; it is a play, uncertain
                 w_entered, w = waiting[0]
-                if self._rest_best.get(w.id) in self._hand_cards:
+                if self._rest_best.get(w.id) in self._hand_cards and w.id not in self._doubled:
                     waiting.pop(0)  # a played card's ghost (it reads as one), not a play
                     continue
                 if not w.identity and self._on_played(w) and self._in_turn_instead(w, tr, turn):
@@ -205,7 +206,7 @@ class PlayDetector(Judgement):
         if entry is not None and tr.identity and self._renamed.get(tr.identity) == entry.card:
             return self._still_played(tr, t, entry, visible_trick)
         if entry is not None and entry.uncertain and tr.identity and \
-                (tr.identity == entry.card or tr.identity not in self._hand_cards):
+                ((tr.identity == entry.card and not entry.read_twice) or tr.identity not in self._hand_cards):
             # the uncertain play was read after all
             events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t,
                                         round(tr.identity_confidence, 4)))
@@ -296,7 +297,7 @@ class PlayDetector(Judgement):
                     e.track_id, e.center, e.last_seen = tr.id, tr.center, t
                     return None
         in_play = self.calibration.is_in_play_area(tr.center)
-        if ident and in_play and ident in self._hand_cards:
+        if ident and in_play and ident in self._hand_cards and not self._doubled_card(tr, t):
             self._roles[tr.id] = "ignored"
             self.notices.append((t, f"{ident} seen again after it was played"))
             return None
@@ -353,6 +354,11 @@ class PlayDetector(Judgement):
               image: np.ndarray | None, events: list, card: str | None = None) -> PlayEvent:
         # ``card``: a stranded card's best reading while it lay there (never settled)
         ident = tr.identity if card is None else ""
+        if tr.id in self._doubled:
+            # read as a card of an earlier trick: one of the two readings is wrong, so this
+            # play goes out uncertain with its reading as the suggestion (the pipeline holds it)
+            ident, card = "", tr.identity
+            self.notices.append((t, f"{card} read again after it was played: uncertain play"))
         if len(self._trick) >= 4:
             # The next lead while the last trick still lies there: close it first.
             events.append(TrickCleared(rest_t, self.trick_cards))
@@ -364,7 +370,8 @@ class PlayDetector(Judgement):
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True
         self._roles[tr.id] = "played"
-        self._trick.append(OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t, seat=seat))
+        self._trick.append(OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t, seat=seat,
+                                   read_twice=tr.id in self._doubled))
         if card:
             self._hand_cards.add(card)
         self._plays_in_hand += 1
@@ -409,6 +416,7 @@ class PlayDetector(Judgement):
 
     def _start_hand(self) -> None:
         self._hand_cards = set()
+        self._doubled = set()
         self._plays_in_hand = 0
         self._trump = None
         self._trump_played = False

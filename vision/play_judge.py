@@ -5,7 +5,8 @@ seat per trick), or says whether a card lies at rest, whole, and whether the tri
 swept. Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
 (``_trick``, ``_rest_best``, ``_seen_now``, ``_size``, ``_gone_since``, ``calibration``,
 ``config``) they read; ``_note_apart`` keeps ``_apart`` and ``_unread_views`` for
-``_two_cards``, ``_learn_card_size`` keeps ``_size``.
+``_two_cards``, ``_learn_card_size`` keeps ``_size``, ``_doubled_card`` keeps ``_doubled``
+(new cards that read as a card of an earlier trick: uncertain plays, never ghosts).
 """
 
 from __future__ import annotations
@@ -58,6 +59,20 @@ class Judgement:
         if t - start < cfg.partial_rest_s or count < cfg.partial_rest_obs:
             return None
         return start
+
+    def _doubled_card(self, tr: TrackView, t: float) -> bool:
+        """Whether ``tr``, reading as a card of an earlier trick of this hand, is a new
+        card come to rest in the play area (rather than a ghost of an old one): the
+        earlier tricks' cards lie face down in the winners' piles, so a card lying here
+        that reads as one of them is another card, misread now or then. It must lie
+        at rest in view, off the trick's cards, while no whole trick is being gathered."""
+        if tr.id in self._doubled:
+            return True
+        if not tr.visible or self._on_played(tr) or (len(self._trick) >= 4 and self._gathering(t)) \
+                or self._rest(tr, t) is None:
+            return False
+        self._doubled.add(tr.id)
+        return True
 
     def _gathering(self, t: float) -> bool:
         """Some card of the trick read for sure was not seen in the last frame or two."""

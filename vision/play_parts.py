@@ -76,6 +76,7 @@ class OnTable:
     uncertain: bool = False
     play_t: float = 0.0
     seat: int | None = None
+    read_twice: bool = False  # its reading is a card played before: that reading never settles it
 
 
 def seat_only(value) -> int:

@@ -4,13 +4,18 @@ A play whose card no frame could read blocks the plays after it: the record
 cannot take them in order until that card is known. The referee names it
 (``resolve_card``), or, once the hand's forty cards have all hit the table,
 the rules name it (``deduce_unknown``: the one card never seen, or the only
-order of several without a renúncia, :mod:`sueca.vision.deduce`), marked
-uncertain either way. Nothing held is lost: ``held_json`` lists it for a
-record written in the meantime.
+order of several that puts no play in doubt into a renúncia's case,
+:mod:`sueca.vision.deduce`), marked uncertain either way. Nothing held is lost:
+``held_json`` lists it for a record written in the meantime.
+
+A play read as a card this hand already recorded is held the same way, with its
+reading kept (``_read_twice``): one of the two readings is wrong, so the recorded
+play is marked uncertain too, and at the hand's end the rules may rename it
+(offline only: in server mode the referee's record is his to change).
 
 A mixin of :class:`sueca.vision.pipeline.Pipeline`: it works on the pipeline's
 ``record``, ``rules``, held ``_pending`` plays, ``_blocked`` flag, ``_hand``,
-``_flags`` and ``_add_or_hold``.
+``_flags``, ``_read_twice``, ``committed`` and ``_add_or_hold``.
 """
 
 from __future__ import annotations
@@ -64,6 +69,21 @@ class UnreadPlays:
         for ev in [replace(first, card=card, uncertain=uncertain)] + rest:
             self._add_or_hold(ev)
 
+    def _doubt_read_twice(self, ev: PlayEvent) -> None:
+        """``ev`` (held, uncertain) reads as a card this hand already recorded: one of
+        the two readings is wrong, so the recorded play is in doubt too (the referee
+        sees both), and the hand's end may tell which is which (:meth:`_deduce_several`)."""
+        if self._hand is None or not ev.card:
+            return
+        h = len(self.record.hands) - 1
+        for i, p in enumerate(self.record.hands[h].plays):
+            if p.card.code == ev.card:
+                self._read_twice[round(ev.t, 3)] = ev.card
+                self._flags.setdefault((h, i), {"uncertain": True, "confidence": 0.0})
+                log.warning("hand %d: %s read again at t=%.2f; the %s of play %d is in doubt too",
+                            h, ev.card, ev.t, ev.card, i)
+                return
+
     def deduce_unknown(self) -> bool:
         """A hand whose forty cards all hit the table, one of them never read: that
         one is the card of the deck not seen (deduced, still marked uncertain); several
@@ -82,7 +102,7 @@ class UnreadPlays:
                 if ev.card:
                     self._add_or_hold(ev)
             return True
-        if len(unknown) >= 2:
+        if len(unknown) >= 2 or any(round(e.t, 3) in self._read_twice for e in unknown):
             return self._deduce_several()
         missing = set(self.rules.deck) - set(known)
         if len(unknown) != 1 or len(known) != 39 or len(missing) != 1:
@@ -96,25 +116,49 @@ class UnreadPlays:
         return True
 
     def _deduce_several(self) -> bool:
-        """Several unread plays: the order of the unseen cards the rules single out
-        (:func:`sueca.vision.deduce.assign_unread`), each marked uncertain."""
-        from .deduce import assign_unread
+        """Several unread plays, or one read as a card already played: the names the
+        rules single out (:func:`sueca.vision.deduce.reconcile`), each marked uncertain;
+        a recorded play whose card was read again may be renamed too."""
+        from .deduce import reconcile
 
         h = len(self.record.hands) - 1
         hr = self.record.hands[h]
+        n = len(hr.plays)
         plays = [(p.card, p.seat) for p in hr.plays] + \
                 [(Card.parse(e.card) if e.card else None, e.seat) for e in self._pending]
-        order = assign_unread(self.rules, hr.dealer, hr.trump_card, plays)
-        if order is None:
+        hints = {n + k: Card.parse(self._read_twice[round(e.t, 3)]) for k, e in enumerate(self._pending)
+                 if not e.card and round(e.t, 3) in self._read_twice}
+        named = reconcile(self.rules, hr.dealer, hr.trump_card, plays, hints)
+        if named is None:
             return False
-        named = [(e.t, c) for e, c in zip([e for e in self._pending if not e.card], order)]
-        fill = iter(order[1:])
-        self._pending = self._pending[:1] + [e if e.card else replace(e, card=next(fill).code, uncertain=True)
-                                             for e in self._pending[1:]]
-        self.resolve_card(order[0].code, uncertain=True)  # the referee still confirms them
-        self._mark_deduced(h, named)
-        log.warning("hand %d: the %d unread cards must be %s (the only order without a renúncia)", h,
-                    len(order), ", ".join(f"{c} at t={t:.2f}" for t, c in named))
+        renamed = {i: c for i, c in named.items() if i < n}
+        if renamed and self.committed is not None:
+            return False  # the referee's record is his to change: he is asked (server mode)
+        if renamed:
+            from sueca.engine import Hand, PlayError
+
+            record = self.record
+            for i, c in renamed.items():
+                record = record.replace_card(h, i, c)
+            hand = Hand(self.rules, hr.dealer, hr.trump_card)
+            try:
+                for q in record.hands[h].plays:
+                    hand.play(q.card, q.seat, q.t)
+            except (PlayError, ValueError) as e:  # the engine refuses the renamed hand: the referee decides
+                log.warning("hand %d: renaming %s not applied: %s", h, renamed, e)
+                return False
+            self.record, self._hand = record, hand
+            for i in renamed:
+                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
+        unread_named = [(e.t, named[n + k]) for k, e in enumerate(self._pending) if n + k in named]
+        self._pending = [replace(e, card=named[n + k].code, uncertain=True) if n + k in named else e
+                         for k, e in enumerate(self._pending)]
+        first = self._pending[0]
+        self._pending[0] = replace(first, card="")
+        self.resolve_card(first.card, uncertain=True)  # the referee still confirms them
+        self._mark_deduced(h, unread_named + [(hr.plays[i].t, c) for i, c in renamed.items()])
+        log.warning("hand %d: named by the rules (no renúncia through a play in doubt): %s", h,
+                    ", ".join(f"play {i} {c}" for i, c in sorted(named.items())))
         return True
 
     def _mark_deduced(self, h: int, named: list[tuple[float, Card]]) -> None:

@@ -59,6 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--clockwise", action="store_true", help="seats in clockwise order (default counter-clockwise)")
     g.add_argument("--target", type=int, default=4,
                    help="riscos to win the match (default 4); the game stops early when a team gets there")
+    g.add_argument("--styles", nargs="+", default=None, metavar="STYLE",
+                   help="deck(s) to draw from: style names or a group (train, test, glyph, real_heldout, ...; "
+                        "default train) / baralho(s)")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_game)
 
@@ -114,8 +117,23 @@ def _game(args: argparse.Namespace) -> int:
     if args.hands < 1 or args.fps <= 0 or args.renuncias < 0:
         print("sueca dataset game: --hands >= 1, --fps > 0 and --renuncias >= 0 please", file=sys.stderr)
         return 2
+    styles = None
+    if args.styles:
+        from sueca.datasets.styles import resolve_styles, usable
+
+        try:
+            styles = resolve_styles(args.styles[0] if len(args.styles) == 1 else args.styles)
+        except (KeyError, ValueError) as e:
+            print(f"sueca dataset game: --styles: {e}", file=sys.stderr)
+            return 2
+        missing = [s.name for s in styles if not usable(s)]
+        if missing:
+            print(f"sueca dataset game: --styles: {', '.join(missing)} not fetched on this machine; run "
+                  "'sueca dataset fetch-heldout-decks' (or fetch-deck)", file=sys.stderr)
+            return 2
     paths = render_game(args.out, seed=args.seed, hands=args.hands, fps=args.fps, renuncias=args.renuncias,
-                        size=args.size, clockwise=args.clockwise, progress=not args.quiet, target=args.target)
+                        size=args.size, clockwise=args.clockwise, progress=not args.quiet, target=args.target,
+                        styles=styles)
     print(json.dumps({k: str(v) for k, v in paths.items()}))
     return 0
 
