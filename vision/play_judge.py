@@ -68,6 +68,8 @@ class Judgement:
         at rest in view, off the trick's cards, while no whole trick is being gathered."""
         if tr.id in self._doubled:
             return True
+        if any(e.card == tr.identity for e in self._trick):
+            return False  # a card of this very trick seen again is that card (lifted, or a second box)
         if not tr.visible or self._on_played(tr) or (len(self._trick) >= 4 and self._gathering(t)) \
                 or self._rest(tr, t) is None:
             return False
