@@ -251,9 +251,7 @@ class Pipeline(FollowsCommitted, UnreadPlays):
             if hh == h and play is not None and play.t is not None and abs(play.t - round(ev.play_t, 3)) < 1e-6:
                 candidate = self.record.replace_card(h, i, Card.parse(ev.card))
                 try:
-                    hand = Hand(self.rules, candidate.hands[h].dealer, candidate.hands[h].trump_card)
-                    for q in candidate.hands[h].plays:
-                        hand.play(q.card, q.seat, q.t)
+                    hand = self._replayed(candidate, h)
                 except PlayError as e:
                     log.warning("correction %s -> %s not applied: %s", ev.previous, ev.card, e)
                     return

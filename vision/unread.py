@@ -135,21 +135,15 @@ class UnreadPlays:
         if renamed and self.committed is not None:
             return False  # the referee's record is his to change: he is asked (server mode)
         if renamed:
-            from sueca.engine import Hand, PlayError
-
             record = self.record
             for i, c in renamed.items():
                 record = record.replace_card(h, i, c)
-            hand = Hand(self.rules, hr.dealer, hr.trump_card)
             try:
-                for q in record.hands[h].plays:
-                    hand.play(q.card, q.seat, q.t)
-            except (PlayError, ValueError) as e:  # the engine refuses the renamed hand: the referee decides
+                self._hand = self._replayed(record, h)
+            except ValueError as e:  # the engine refuses the renamed hand: the referee decides
                 log.warning("hand %d: renaming %s not applied: %s", h, renamed, e)
                 return False
-            self.record, self._hand = record, hand
-            for i in renamed:
-                self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
+            self.record = record
         unread_named = [(e.t, named[n + k]) for k, e in enumerate(self._pending) if n + k in named]
         self._pending = [replace(e, card=named[n + k].code, uncertain=True) if n + k in named else e
                          for k, e in enumerate(self._pending)]
@@ -160,6 +154,16 @@ class UnreadPlays:
         log.warning("hand %d: named by the rules (no renúncia through a play in doubt): %s", h,
                     ", ".join(f"play {i} {c}" for i, c in sorted(named.items())))
         return True
+
+    def _replayed(self, record, h: int):
+        """Hand ``h`` of ``record`` played out again by the engine (its state after its
+        plays); raises :class:`~sueca.engine.PlayError` where the engine refuses one."""
+        from sueca.engine import Hand
+
+        hand = Hand(self.rules, record.hands[h].dealer, record.hands[h].trump_card)
+        for q in record.hands[h].plays:
+            hand.play(q.card, q.seat, q.t)
+        return hand
 
     def _mark_deduced(self, h: int, named: list[tuple[float, Card]]) -> None:
         """Flag the plays of hand ``h`` whose card was deduced, ``(t, card)``, as uncertain."""
