@@ -125,8 +125,10 @@ def _render(task):
 
 def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int | tuple = 640,
                   test_images: int = 0, workers: int | None = None, progress: bool = True,
-                  quality: int = 92, task: str = "card", overwrite: bool = False) -> dict:
+                  quality: int = 92, task: str = "card", overwrite: bool = False, styles=None) -> dict:
     """Render ``images`` training/val scenes (+ ``test_images`` in held-out styles) into ``out``.
+    ``styles``: the training/val scenes' decks (:func:`~sueca.datasets.styles.resolve_styles`;
+    None: the training styles).
 
     Returns a summary dict (counts, data.yaml path).
     """
@@ -153,7 +155,7 @@ def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int 
         last_small = 1 < images < VAL_EVERY and i == images - 1
         return "val" if i % VAL_EVERY == VAL_EVERY - 1 or last_small else "train"
 
-    tasks = [(i, split(i), seed, size, None, quality, task) for i in range(images)]
+    tasks = [(i, split(i), seed, size, styles, quality, task) for i in range(images)]
     tasks += [(i, "test", seed, size, "test", quality, task) for i in range(test_images)]
     workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
     if workers > 1 and len(tasks) >= 2000:

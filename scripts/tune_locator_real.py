@@ -18,7 +18,6 @@ thresholds are not chosen again) to ``--out``. The held-out printed decks are ne
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import shutil
 import time
 from pathlib import Path
@@ -27,31 +26,16 @@ from pathlib import Path
 SEED_REAL, SEED_SYNTH = 7_000_000, 7_100_000
 
 
-def _job(task):
-    from sueca.datasets.build import _render
-
-    group, i, split, seed, styles = task
-    _, _, jpg, rows, _ = _render((i, split, seed, (640, 480), styles, 92, "card"))
-    return group, i, split, jpg, rows
-
-
-def render_data(data: Path, scenes: int, workers: int = 2) -> Path:
+def render_data(data: Path, scenes: int) -> Path:
     """The mixed YOLO-OBB dataset (printed decks + training styles); returns its data.yaml."""
-    from sueca.datasets.styles import resolve_styles
+    from sueca.datasets.build import build_dataset
 
-    for sp in ("train", "val"):
-        (data / "images" / sp).mkdir(parents=True, exist_ok=True)
-        (data / "labels" / sp).mkdir(parents=True, exist_ok=True)
-    groups = ((resolve_styles("real_train_all"), SEED_REAL), (None, SEED_SYNTH))
-    tasks = [(g, i, "val" if i % 10 == 9 else "train", seed, styles)
-             for g, (styles, seed) in enumerate(groups) for i in range(scenes)]
-    with mp.get_context("fork").Pool(workers) as pool:
-        for g, i, split, jpg, rows in pool.imap(_job, tasks, chunksize=4):
-            name = f"{g}{i:05d}"
-            (data / "images" / split / f"{name}.jpg").write_bytes(jpg)
-            (data / "labels" / split / f"{name}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
+    for name, seed, styles in (("real", SEED_REAL, "real_train_all"), ("synth", SEED_SYNTH, None)):
+        build_dataset(data / name, scenes, seed=seed, size=(640, 480), progress=False, overwrite=True,
+                      styles=styles)
     yaml = data / "data.yaml"
-    yaml.write_text(f"path: {data.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    yaml.write_text(f"path: {data.resolve()}\ntrain: [real/images/train, synth/images/train]\n"
+                    "val: [real/images/val, synth/images/val]\nnames:\n  0: card\n")
     return yaml
 
 

@@ -119,3 +119,11 @@ def test_existing_dataset_needs_overwrite(tmp_path, capsys):
     assert main(["dataset", "build", "--out", str(out), "--images", "3", "--quiet", "--workers", "1",
                  "--overwrite"]) == 0
     assert len(list((out / "images").rglob("*.jpg"))) == 3 and not (out / "labels" / "train.cache").exists()
+
+
+def test_build_draws_the_styles_asked_for(tmp_path):
+    from sueca.datasets.build import build_dataset
+
+    build_dataset(tmp_path / "t", 4, seed=3, size=160, workers=1, progress=False, styles="test")
+    decks = {json.loads(line)["meta"]["style"] for line in (tmp_path / "t" / "annotations.jsonl").open()}
+    assert decks and decks <= {"test_pt_serif", "test_light_sans"}
