@@ -8,7 +8,7 @@ their own suit-sign proportions; ``--glyph``: and the ``glyph`` decks, typefaces
 40 scenes and how many crops it was sure of (p >= 0.9), right and wrong. Nothing is
 installed; ``models/EXPERIMENTS.md`` (2026-12-04) has the figures.
 
-    .venv-train/bin/python scripts/face_suit_probe.py --scenes 500 --epochs 6 [--wide] [--glyph]
+    .venv-train/bin/python scripts/face_suit_probe.py --scenes 500 --epochs 6 [--wide] [--glyph] [--real]
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import argparse
 import json
 import time
 from multiprocessing import Pool
+from pathlib import Path
 
 import numpy as np
 
@@ -60,6 +61,10 @@ def main(argv=None) -> int:
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--wide", action="store_true", help="train on the wide decks too")
     ap.add_argument("--glyph", action="store_true", help="train on the glyph decks too (typefaces' suit signs)")
+    ap.add_argument("--real", action="store_true", help="train on the 21 printed training decks too (fetched)")
+    ap.add_argument("--eval", nargs="*", default=None,
+                    help="deck styles to test on (default: the generator's test decks and every printed deck)")
+    ap.add_argument("--save", type=Path, default=None, help="write the trained network's state_dict here")
     args = ap.parse_args(argv)
 
     from sueca.datasets.styles import GLYPH_STYLES, REAL_STYLES, WIDE_STYLES, resolve_styles, usable
@@ -69,11 +74,19 @@ def main(argv=None) -> int:
 
     t0 = time.time()
     styles = [s.name for s in resolve_styles("train")] + (list(WIDE_STYLES) if args.wide else []) + (
-        list(GLYPH_STYLES) if args.glyph else [])
+        list(GLYPH_STYLES) if args.glyph else []) + (
+        [st.name for st in resolve_styles("real_train_all")] if args.real else [])
     x, y = build(range(4_000_000, 4_000_000 + args.scenes), styles)
     print(f"train crops {len(y)} per class {np.bincount(y).tolist()}", flush=True)
     model = train_reader(x, y, args.epochs, lr=3e-3, seed=3, init=build_reader(5, 16), log=print)
-    for name, st in {"test": "test", **{s.name: [s.name] for s in REAL_STYLES if usable(s)}}.items():
+    if args.save:
+        import torch
+
+        torch.save(model.state_dict(), args.save)
+    evals = {"test": "test", **{s.name: [s.name] for s in REAL_STYLES if usable(s)}}
+    if args.eval is not None:
+        evals = {name: (name if name == "test" else [name]) for name in args.eval}
+    for name, st in evals.items():
         vx, vy = build(range(970000, 970040), st)
         p = softmax(predict(model, vx), 1.0)
         pred, card = p.argmax(1), vy < NO_CARD

@@ -5,11 +5,13 @@ The locator learnt from the generator's decks only, and misses some printed card
 (a Bellot jack in plain view, frame after frame: ``models/EXPERIMENTS.md``,
 2026-12-05). This renders ``--scenes`` scenes of the 21 printed training decks
 (``real_train_all``, fetched first: ``sueca dataset fetch-heldout-decks``) and as many
-of the training styles, 640x480 as the recipe's locator data, every 10th for
-validation; continues training ``--model``'s ``locator.pt`` on them
+of the training styles (or ``--synth-scenes``), 640x480 as the recipe's locator data,
+every 10th for validation (:func:`sueca.vision.train_locator.printed_deck_data`, the
+recipe's step with the preset's ``locator_real``); continues training ``--model``'s ``locator.pt`` on them
 (:func:`sueca.vision.train_locator.finetune_locator`); and writes a copy of
-``--model`` with the new ``locator.pt`` / ``locator.onnx`` (everything else as it was:
-thresholds are not chosen again) to ``--out``. The held-out printed decks are never drawn.
+``--model`` with the new ``locator.pt`` / ``locator.onnx`` to ``--out``, its card and
+video thresholds chosen again by the recipe's rule on ``--val-frames`` validation scenes
+(everything else as it was). The held-out printed decks are never drawn.
 
     .venv-train/bin/python scripts/tune_locator_real.py --model models --out /tmp/locft --scenes 500 --epochs 4
     .venv/bin/python scripts/real_decks_check.py --scenes 40 --model /tmp/locft/model
@@ -22,41 +24,30 @@ import shutil
 import time
 from pathlib import Path
 
-#: First scene seeds: printed decks, then the training styles (no other step uses these).
-SEED_REAL, SEED_SYNTH = 7_000_000, 7_100_000
-
-
-def render_data(data: Path, scenes: int) -> Path:
-    """The mixed YOLO-OBB dataset (printed decks + training styles); returns its data.yaml."""
-    from sueca.datasets.build import build_dataset
-
-    for name, seed, styles in (("real", SEED_REAL, "real_train_all"), ("synth", SEED_SYNTH, None)):
-        build_dataset(data / name, scenes, seed=seed, size=(640, 480), progress=False, overwrite=True,
-                      styles=styles)
-    yaml = data / "data.yaml"
-    yaml.write_text(f"path: {data.resolve()}\ntrain: [real/images/train, synth/images/train]\n"
-                    "val: [real/images/val, synth/images/val]\nnames:\n  0: card\n")
-    return yaml
-
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", type=Path, default=Path("models"))
     ap.add_argument("--out", type=Path, required=True, help="work folder; the new model goes to OUT/model")
     ap.add_argument("--scenes", type=int, default=500, help="scenes of the printed decks (and as many synthetic)")
+    ap.add_argument("--synth-scenes", type=int, default=None,
+                    help="scenes of the training styles (default: as many as --scenes)")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr0", type=float, default=0.002)
+    ap.add_argument("--val-frames", type=int, default=400,
+                    help="validation scenes to choose the thresholds again on (0: keep --model's)")
     args = ap.parse_args(argv)
     if args.scenes < 10 or args.epochs < 1:
         ap.error("--scenes >= 10 (every 10th is validation) and --epochs >= 1 please")
 
-    from sueca.vision.train_locator import export_locator, finetune_locator, setup_ultralytics, strip_checkpoint
+    from sueca.vision.train_locator import (export_locator, finetune_locator, printed_deck_data, setup_ultralytics,
+                                            strip_checkpoint)
 
     t0 = time.time()
     data = args.out / "data"
     yaml = data / "data.yaml"
     if not yaml.exists():
-        render_data(data, args.scenes)
+        printed_deck_data(data, args.scenes, args.synth_scenes)
     print(f"data: {time.time() - t0:.0f} s", flush=True)
     setup_ultralytics(args.out / "yolo_config")
     t1 = time.time()
@@ -69,6 +60,14 @@ def main(argv: list[str] | None = None) -> int:
     shutil.copytree(args.model, model, ignore=shutil.ignore_patterns("*.png", "*.md"))
     strip_checkpoint(best, model / "locator.pt")
     export_locator(model / "locator.pt", (256, 320), model / "locator.onnx", args.out / "yolo_config")
+    if args.val_frames:
+        from sueca.vision.train_eval import rechoose_thresholds
+
+        note = {"locator_real": {"scenes": args.scenes, "synth_scenes": args.synth_scenes or args.scenes,
+                                 "epochs": args.epochs, "lr0": args.lr0, "s": round(time.time() - t0)}}
+        chosen = rechoose_thresholds(model, args.val_frames, note)
+        print(f"thresholds {chosen['threshold']} (video {chosen['video_threshold']}): "
+              + ", ".join(f"{r['threshold']}: {r['recall']:.4f} {r['wrong']}" for r in chosen["table"]))
     print(f"{model} ({time.time() - t0:.0f} s)")
     return 0
 

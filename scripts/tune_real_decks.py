@@ -46,9 +46,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="readers' .pt files to install instead of learning (export_reader's format)")
     args = ap.parse_args(argv)
 
-    from sueca.vision.recognizer import load_recognizer
-    from sueca.vision.train_eval import choose_card_threshold, choose_video_threshold, readings
-    from sueca.vision.train_real import VAL_SEED0, install_readers, tune_on_real_decks
+    from sueca.vision.train_eval import rechoose_thresholds
+    from sueca.vision.train_real import install_readers, tune_on_real_decks
 
     if args.out.exists():
         raise SystemExit(f"tune_real_decks: {args.out} exists; choose a new folder")
@@ -72,16 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.val_frames == 0:  # a reader to pair with another (--readers): its thresholds come then
         print(json.dumps({"real_tuned": info, "s": round(time.time() - t0)}))
         return 0
-    rows, readable = readings(load_recognizer(args.out), range(VAL_SEED0, VAL_SEED0 + args.val_frames), "train")
-    thr, table = choose_card_threshold(rows, readable)
-    video = choose_video_threshold(table)
-    cfg["reader"]["threshold"], cfg["reader"]["video_threshold"] = thr, video
-    val = cfg.setdefault("info", {}).setdefault("reader_val", {})
-    val.update(real_tuned={**info, "s": round(time.time() - t0)}, pipeline_threshold=thr,
-               pipeline_val={"scenes": args.val_frames, "table": table}, video_threshold=video)
-    path.write_text(json.dumps(cfg, indent=1))
-    print(json.dumps({"threshold": thr, "video_threshold": video, "real_tuned": info,
-                      "val": [(r["threshold"], round(r["recall"], 4), r["wrong"]) for r in table],
+    chosen = rechoose_thresholds(args.out, args.val_frames, {"real_tuned": {**info, "s": round(time.time() - t0)}})
+    print(json.dumps({"threshold": chosen["threshold"], "video_threshold": chosen["video_threshold"],
+                      "real_tuned": info,
+                      "val": [(r["threshold"], round(r["recall"], 4), r["wrong"]) for r in chosen["table"]],
                       "s": round(time.time() - t0)}))
     return 0
 

@@ -174,3 +174,37 @@ print(json.dumps(info))
     info = json.loads(res.stdout.strip().splitlines()[-1])
     assert info["temperature"] > 0 and info["second_temperature"] > 0
     assert info["installed_from"][0].endswith("S16.pt")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")
+def test_locator_round_on_printed_decks(tmp_path):
+    code = f"""
+import json, os, sys
+from pathlib import Path
+sys.path.insert(0, {str(ROOT / "tests")!r})
+from test_datasets_realdecks import stand_in_deck
+from sueca.vision.train_locator import printed_deck_round
+work = Path({str(tmp_path)!r}) / "work"
+start = Path({str(ROOT / "models" / "locator.pt")!r})
+lines = []
+skipped = printed_deck_round(work, start, 4, 4, 1, 0.002, log=lines.append)  # no printed deck cached
+skip_record = json.loads((work / "locator_real.json").read_text())
+stand_in_deck(Path(os.environ["SUECA_DECKS_DIR"]) / "kde_standard")
+best = printed_deck_round(work, start, 4, 4, 1, 0.002, log=lines.append)
+record = json.loads((work / "locator_real.json").read_text())
+print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "record": record,
+                  "skip_record": skip_record}}))
+"""
+    env = {**os.environ, "SUECA_DECKS_DIR": str(tmp_path / "decks"), "YOLO_OFFLINE": "1"}
+    res = subprocess.run([_train_python(), "-c", code], env=env, capture_output=True, text=True, timeout=600,
+                         cwd=ROOT)
+    assert res.returncode == 0, res.stderr[-3000:]
+    d = json.loads(res.stdout.strip().splitlines()[-1])
+    assert d["skipped"] == str(ROOT / "models" / "locator.pt")
+    assert "skipped" in d["lines"][0] and "fetch-heldout-decks" in d["lines"][0]
+    best = Path(d["best"])
+    assert best.is_file() and best.suffix == ".pt" and str(tmp_path) in str(best)
+    assert "4 scenes of 1 decks + 4 of the training styles" in d["lines"][1]
+    assert "fetch-heldout-decks" in d["skip_record"]["skipped"]
+    assert d["record"] == {"scenes": 4, "synth_scenes": 4, "epochs": 1, "lr0": 0.002, "decks": 1}

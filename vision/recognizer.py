@@ -74,6 +74,9 @@ class RecognizerConfig:
     # a second reader (other width, other data) that must read the same card:
     # {"onnx", "pt", "temperature"}; None: the first reader alone
     second_reader: dict | None = None
+    # the suit from the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure"};
+    # a reading whose suit the face is sure is another is withdrawn; None: no check
+    face_suit: dict | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -96,7 +99,8 @@ class RecognizerConfig:
             ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)),
             flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
             zoom_pass=bool(loc.get("zoom", False)),
-            outliner=d.get("outliner"), second_reader=rd.get("second"), info=d.get("info", {}),
+            outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
+            info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -112,6 +116,7 @@ class RecognizerConfig:
                        "ambiguous": self.ambiguous,
                        **({"second": self.second_reader} if self.second_reader else {})},
             **({"outliner": self.outliner} if self.outliner else {}),
+            **({"face_suit": self.face_suit} if self.face_suit else {}),
             "info": self.info,
         }
 
@@ -124,10 +129,11 @@ class Recognizer:
     ``second``: a second reader that must agree (:func:`combine_readers`), or None.
     """
 
-    def __init__(self, locator, reader, config: RecognizerConfig, outliner=None, second=None):
+    def __init__(self, locator, reader, config: RecognizerConfig, outliner=None, second=None, face=None):
         self.locator, self.reader, self.config = locator, reader, config
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
         self.second = second
+        self.face = face  # sueca.vision.face_suit.FaceSuit, or None
 
     def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
                    threshold: float | None = None, memo=None) -> tuple[list[str], np.ndarray]:
@@ -317,6 +323,9 @@ class Recognizer:
         exact = not self.config.refine and self.outliner is None
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo)
         self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo)
+        if self.face is not None:
+            for i in np.flatnonzero(self.face.check(frame, corners, codes)):
+                codes[i] = UNREADABLE  # the face shows another suit: withdrawn, not guessed
         refused_now = np.zeros(len(codes), bool)
         if added.any():
             # a second opinion's card counts only where both readers are sure of a card
@@ -390,6 +399,7 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
                               cfg.locate_iou, threads)
         reader = OnnxReader(model_dir / cfg.reader_onnx, threads)
         second = OnnxReader(model_dir / cfg.second_reader["onnx"], threads) if cfg.second_reader else None
+        face_net = OnnxReader(model_dir / cfg.face_suit["onnx"], threads) if cfg.face_suit else None
         outline_net = None
         if cfg.outliner:
             from sueca.vision.onnx_backend import OnnxOutliner
@@ -402,6 +412,7 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
                                cfg.locate_iou, threads)
         reader = TorchReader(model_dir / cfg.reader_pt, threads)
         second = TorchReader(model_dir / cfg.second_reader["pt"], threads) if cfg.second_reader else None
+        face_net = TorchReader(model_dir / cfg.face_suit["pt"], threads) if cfg.face_suit else None
         outline_net = None
         if cfg.outliner:
             from sueca.vision.torch_backend import TorchOutliner
@@ -413,4 +424,9 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
 
         o = cfg.outliner
         outliner = Outliner(outline_net, int(o.get("size", 64)), float(o.get("reach", 1.7)), int(o.get("passes", 2)))
-    return Recognizer(locator, reader, cfg, outliner, second)
+    face = None
+    if face_net is not None:
+        from sueca.vision.face_suit import FaceSuit
+
+        face = FaceSuit(face_net, float(cfg.face_suit["temperature"]), float(cfg.face_suit.get("sure", 0.9)))
+    return Recognizer(locator, reader, cfg, outliner, second, face)

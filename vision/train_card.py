@@ -43,12 +43,29 @@ def _second_row(cfg, size_kb: dict) -> str:
             f"a card is read only where both readers read it | as `reader.onnx` | {size_kb.get(s['onnx'], '?')} KB |\n")
 
 
+def _face_row(cfg, size_kb: dict) -> str:
+    f = cfg.face_suit
+    if not f:
+        return ""
+    return (f"| `{f['onnx']}` | small CNN (the reader's, 5 classes): the suit from the whole card's face, or \"says "
+            f"nothing\"; a reading whose suit it is at least {float(f.get('sure', 0.9)):g} sure is another is "
+            f"withdrawn (`vision/face_suit.py`) | Nx3x64x48 rectified card (BGR) | {size_kb.get(f['onnx'], '?')} KB |\n")
+
+
 def _second_recipe(preset) -> str:
     if not getattr(preset, "second_reader", None):
         return ""
     width, extra = preset.second_reader
     return (f"; then a second reader (width {width}) on crops of {preset.train_scenes + extra} scenes, "
             f"its own run in `work/second` with the same locator and outliner (same epochs and tuning)")
+
+
+def _face_recipe(preset) -> str:
+    if not getattr(preset, "face_suit", None):
+        return ""
+    scenes, epochs = preset.face_suit
+    return (f"; last, the face-suit check, {epochs} epochs on whole cards of {scenes} scenes of each group "
+            f"(training styles, glyph decks, printed training decks where fetched: `vision/train_face.py`)")
 
 
 def _second_confidence(cfg) -> str:
@@ -120,6 +137,11 @@ def write_model_card(model_dir: str | Path, preset, metrics: dict, cfg) -> Path:
     tilt = m.get("tilt45", {})
     ft = "".join(f", then {n} more epoch{'s' * (n != 1)} from the last weights at lr0 {lr0:g} (last {cm} without mosaic)"
                  for n, lr0, cm in getattr(preset, "locator_finetune", ()))
+    if getattr(preset, "locator_real", None):
+        n_real, n_synth, n, lr0 = preset.locator_real
+        ft += (f", then {n} more epoch{'s' * (n != 1)} at lr0 {lr0:g} on {n_real} scenes of the printed training decks "
+               f"and {n_synth} of the training styles (`train_locator.printed_deck_data`; skipped where no printed "
+               f"deck is fetched)")
     cal = cfg.info.get("reader_val", {})
     tru = m.get("reader_true_outlines", {})
     ol = m.get("outlines", {})
@@ -138,7 +160,7 @@ after the other:
 | `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}){_second_opinions(cfg)} | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
 | `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes{_second_look(cfg)}) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
 | `reader.onnx` | small CNN (width {getattr(preset, 'reader_width', 16)}): reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
-{_second_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
+{_second_row(cfg, size_kb)}{_face_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
 | `*.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |
 
 ## Data
@@ -170,7 +192,7 @@ on {getattr(preset, 'reader_tune_scenes', 0)} more scenes (seeds from 3000000), 
 (`sueca train` re-runs itself in `.venv-train` when torch is missing, and first fetches the
 third-party art, cached art kept; `--no-fetch` uses the cache as it is.) Preset **`{preset.name}`**:
 locator {preset.locator_epochs} epochs at imgsz {preset.imgsz}, batch {preset.batch}{ft}; reader {preset.reader_epochs} epochs
-on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes{_second_recipe(preset)}.
+on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes{_second_recipe(preset)}{_face_recipe(preset)}.
 
 Training time, wall clock per step on this machine (2 x86_64 CPU cores, no GPU, shared with
 other jobs while it ran; figures of the steps as they ran, resumed steps keep their time):

@@ -329,3 +329,27 @@ def model_metrics(model_dir: str | Path, test_scenes: int = 200, val_scenes: int
     if work is not None:
         np.save(Path(work) / "confusion.npy", conf)
     return metrics
+
+
+def rechoose_thresholds(model_dir, val_frames: int = 400, note: dict | None = None) -> dict:
+    """Choose a model folder's card and video thresholds again, by the recipe's rule, on
+    ``val_frames`` validation scenes read whole, and write them into its ``recognizer.json``
+    (with ``note`` merged into ``info.reader_val``): what any change of a model's stages
+    needs before its figures mean anything. Returns the thresholds and the table."""
+    import json
+    from pathlib import Path
+
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.train_run import VAL_SEED0
+
+    path = Path(model_dir) / "recognizer.json"
+    rows, readable = readings(load_recognizer(model_dir), range(VAL_SEED0, VAL_SEED0 + val_frames), "train")
+    thr, table = choose_card_threshold(rows, readable)
+    video = choose_video_threshold(table)
+    cfg = json.loads(path.read_text())
+    cfg["reader"]["threshold"], cfg["reader"]["video_threshold"] = thr, video
+    val = cfg.setdefault("info", {}).setdefault("reader_val", {})
+    val.update(note or {}, pipeline_threshold=thr, pipeline_val={"scenes": val_frames, "table": table},
+               video_threshold=video)
+    path.write_text(json.dumps(cfg, indent=1))
+    return {"threshold": thr, "video_threshold": video, "table": table}

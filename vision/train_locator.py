@@ -93,6 +93,61 @@ def finetune_locator(last_pt: str | Path, data_yaml: str | Path, out_dir: str | 
                          name="locator_ft", lr0=lr0, warmup_epochs=0, close_mosaic=close_mosaic)
 
 
+#: First scene seeds of the printed-deck step's data: printed decks, then the training styles
+#: (no other step or check draws these).
+PRINTED_SEED0, PRINTED_SYNTH_SEED0 = 7_000_000, 7_100_000
+
+
+def printed_deck_data(data: str | Path, scenes: int, synth_scenes: int | None = None,
+                      decks: str = "real_train_all") -> Path:
+    """Render the locator's set of printed decks: ``scenes`` scenes of ``decks`` and
+    ``synth_scenes`` (default as many) of the training styles, 640x480 as the locator's own
+    data, every 10th for validation; returns its ``data.yaml``.
+
+    The locator learnt from the generator's courts and misses some printed ones (a Bellot
+    jack in plain view, frame after frame: ``models/EXPERIMENTS.md``, 2026-12-05); the
+    training styles beside them keep what it knew. Raises ``ValueError`` naming the decks
+    where they are not fetched (``sueca dataset fetch-heldout-decks``), before rendering.
+    """
+    from sueca.datasets.build import build_dataset
+    from sueca.datasets.styles import resolve_styles
+
+    resolve_styles(decks)
+    data = Path(data)
+    synth = scenes if synth_scenes is None else synth_scenes
+    for name, seed, styles, n in (("real", PRINTED_SEED0, decks, scenes), ("synth", PRINTED_SYNTH_SEED0, None, synth)):
+        build_dataset(data / name, n, seed=seed, size=(640, 480), progress=False, overwrite=True, styles=styles)
+    yaml = data / "data.yaml"
+    yaml.write_text(f"path: {data.resolve()}\ntrain: [real/images/train, synth/images/train]\n"
+                    "val: [real/images/val, synth/images/val]\nnames:\n  0: card\n")
+    return yaml
+
+
+def printed_deck_round(work: str | Path, best: str | Path, scenes: int, synth_scenes: int, epochs: int,
+                       lr0: float, imgsz: int = 320, batch: int = 16, log=print) -> Path:
+    """The recipe's round on printed decks (preset ``locator_real``): :func:`printed_deck_data`
+    in ``work/locator_real``, then :func:`finetune_locator` from ``best``; returns the new
+    checkpoint, or ``best`` itself where no printed deck is fetched. What it did goes to
+    ``work/locator_real.json`` (the model's stages record it)."""
+    from sueca.datasets.styles import resolve_styles
+
+    work = Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    done = {"scenes": scenes, "synth_scenes": synth_scenes, "epochs": epochs, "lr0": lr0}
+    try:
+        yaml = printed_deck_data(work / "locator_real", scenes, synth_scenes)
+    except ValueError as e:
+        log(f"locator on printed decks skipped: {e}")
+        (work / "locator_real.json").write_text(json.dumps({**done, "skipped": str(e)}))
+        return Path(best)
+    decks = [s.name for s in resolve_styles("real_train_all")]
+    log(f"locator on printed decks: {scenes} scenes of {len(decks)} decks + {synth_scenes} of the training styles, "
+        f"{epochs} epochs, lr0 {lr0}")
+    best = finetune_locator(best, yaml, work / "ft_real", epochs, imgsz, batch, seed=7, lr0=lr0, close_mosaic=epochs)
+    (work / "locator_real.json").write_text(json.dumps({**done, "decks": len(decks)}))
+    return best
+
+
 def export_locator(pt: str | Path, imgsz: tuple[int, int], out_path: str | Path, config_dir: str | Path) -> Path:
     """Export the checkpoint to a fixed-shape ONNX graph (raw head output, NMS done at run time)."""
     setup_ultralytics(config_dir)

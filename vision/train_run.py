@@ -71,6 +71,13 @@ class Preset:
     # validation rule's threshold unchanged, 0.5 was confidently wrong more often
     # (models/EXPERIMENTS.md, 2026-12-04 night)
     real_tune_shapes: float = 0.0
+    # then the locator goes on learning from scenes of the printed training decks (fetched;
+    # skipped where not) beside scenes of the training styles, after its own rounds and before
+    # the outliner learns from its boxes: (printed scenes, training-style scenes, epochs, lr0);
+    # None: no (train_locator.printed_deck_data; models/EXPERIMENTS.md, 2026-12-05)
+    locator_real: tuple[int, int, int, float] | None = None
+    # last, the face-suit check (vision/train_face.py): (scenes of each group, epochs); None: no
+    face_suit: tuple[int, int] | None = None
 
 
 PRESETS = {
@@ -212,6 +219,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
             best = finetune_locator(best.parent / "last.pt", data / "data.yaml", work / f"ft{k + 1}",
                                     epochs, preset.imgsz, preset.batch, seed=k + 1, lr0=lr0,
                                     close_mosaic=close_mosaic)
+        if preset.locator_real:
+            from sueca.vision.train_locator import printed_deck_round
+
+            best = printed_deck_round(work, best, *preset.locator_real, preset.imgsz, preset.batch, log)
         strip_checkpoint(best, model_dir / "locator.pt")
         export_locator(model_dir / "locator.pt", (256, 320), model_dir / "locator.onnx", work / "yolo_config")
         timings["locator_s"] = time.time() - t0
@@ -244,6 +255,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            zoom_pass=True)
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
+    if (work / "locator_real.json").is_file():  # what the locator's printed-deck round did
+        stages["locator_real"] = json.loads((work / "locator_real.json").read_text())
     if outliner_cfg and preset.reader_tune_scenes and "reader_tuned" not in cal:
         t0 = time.time()
         (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
@@ -283,6 +296,22 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
             cfg = replace(cfg, second_reader={**cfg.second_reader, "temperature": rt["second_temperature"]})
         stages["real_tune"] = [rt["scenes"], rt["epochs"], rt["decks"]] + (
             [rt["shape_jitter"]] if rt.get("shape_jitter") else [])
+
+    # 5d. the suit from the card's face: a reading it contradicts is withdrawn
+    if preset.face_suit and "face_suit" not in cal:
+        from sueca.vision.train_face import train_face_suit
+
+        t0 = time.time()
+        (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+        scenes, epochs = preset.face_suit
+        cal["face_suit"] = train_face_suit(model_dir, scenes, epochs, preset.seed, min(preset.val_scenes, 100),
+                                           log=log)
+        cfg_extra.write_text(json.dumps(cal, indent=2))
+        timings["face_suit_s"] = time.time() - t0
+        tfile.write_text(json.dumps(timings))
+    if cal.get("face_suit"):
+        cfg = replace(cfg, face_suit=cal["face_suit"])
+        stages["face_suit"] = list(preset.face_suit)
 
     # 6. config; the card threshold is chosen on whole frames of validation scenes
     if cal.get("stages") != stages:  # thresholds chosen with other stages do not hold
@@ -335,6 +364,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
             names += [cfg.second_reader["onnx"], cfg.second_reader["pt"]]
         if outliner_cfg:
             names += [outliner_cfg["onnx"], outliner_cfg["pt"]]
+        if cfg.face_suit:
+            names += [cfg.face_suit["onnx"], cfg.face_suit["pt"]]
         for name in names:
             shutil.copyfile(model_dir / name, install / name)
         log(f"installed into {install}")

@@ -1,0 +1,90 @@
+"""The face-suit check (``sueca.vision.face_suit``): it only withdraws readings, and only those
+whose suit the face is sure is another; its config travels through ``recognizer.json``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from sueca.vision.detections import UNREADABLE
+from sueca.vision.face_suit import FACE_SPEC, SAYS_NOTHING, SUITS, FaceSuit, face_crops
+from sueca.vision.recognizer import RecognizerConfig, default_model_dir, load_recognizer
+from test_recognition_model import _read, make_table
+
+MODELS = default_model_dir()
+pytestmark = pytest.mark.skipif(not (MODELS / "recognizer.json").is_file(), reason="no committed model")
+
+CARDS = [("2S", 300, 300, 10), ("7C", 640, 300, -20), ("KH", 980, 300, 35), ("AD", 470, 650, 80),
+         ("5S", 820, 660, 170)]
+
+
+class Says:
+    """A stand-in network: every crop gets logits sure of class ``k`` (0-3: S H D C, 4: nothing)."""
+
+    def __init__(self, k: int):
+        self.k, self.seen = k, []
+
+    def __call__(self, crops):
+        self.seen.append(crops.shape)
+        out = np.zeros((len(crops), SAYS_NOTHING + 1), np.float32)
+        out[:, self.k] = 12.0
+        return out
+
+
+@pytest.fixture(scope="module")
+def table():
+    return make_table(CARDS)
+
+
+def _plain():
+    rec = load_recognizer()
+    rec.face = None  # the committed model's own check, if any, off: the readings to compare with
+    return rec
+
+
+def test_crops_show_each_card_upright_both_ways(table):
+    frame, corners = table
+    crops = face_crops(frame, np.stack(corners))
+    assert crops.shape == (2 * len(CARDS), *FACE_SPEC.size, 3) and crops.dtype == np.uint8
+    # the two views of a card are the same picture turned half round
+    assert np.abs(crops[0].astype(int) - crops[1][::-1, ::-1].astype(int)).mean() < 12
+
+
+def test_a_sure_face_of_another_suit_withdraws_only_those_readings(table):
+    frame, corners = table
+    rec = _plain()
+    plain = _read(rec(frame), corners)
+    assert plain.count(UNREADABLE) <= 1 and sum(c != "-" for c in plain) >= 4
+    for k, suit in enumerate(SUITS):
+        rec.face = FaceSuit(Says(k), sure=0.9)
+        got = _read(rec(frame), corners)
+        want = [c if c in ("-", UNREADABLE) or c[-1] == suit else UNREADABLE for c in plain]
+        assert got == want, (suit, plain, got)
+
+
+def test_a_face_that_says_nothing_or_is_unsure_changes_nothing(table):
+    frame, corners = table
+    rec = _plain()
+    plain = rec(frame)
+    rec.face = FaceSuit(Says(SAYS_NOTHING))
+    same = rec(frame)
+    assert same.codes == plain.codes and np.allclose(same.confidence, plain.confidence)
+    rec.face = FaceSuit(Says(3), temperature=40.0)  # softened to ~0.34 for clubs: never sure
+    assert rec(frame).codes == plain.codes
+
+
+def test_config_round_trip_and_loading(tmp_path):
+    m = tmp_path / "m"
+    shutil.copytree(MODELS, m, ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    cfg = json.loads((m / "recognizer.json").read_text())
+    cfg["face_suit"] = {"onnx": "reader.onnx", "pt": "reader.pt", "temperature": 1.5, "sure": 0.95}
+    (m / "recognizer.json").write_text(json.dumps(cfg))
+    loaded = RecognizerConfig.load(m)
+    assert loaded.face_suit["sure"] == 0.95 and loaded.to_dict()["face_suit"] == cfg["face_suit"]
+    assert "face_suit" not in replace(loaded, face_suit=None).to_dict()
+    rec = load_recognizer(m)
+    assert rec.face is not None and rec.face.sure == 0.95 and rec.face.temperature == 1.5
