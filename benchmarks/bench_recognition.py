@@ -6,7 +6,8 @@ interpreter's venv, PyTorch in ``.venv-train`` when it exists.
 
     .venv/bin/python benchmarks/bench_recognition.py [--frames 30] [--threads N]
 
-Also the ONNX Runtime pipeline with the first reader alone (what the second reader costs).
+Also the ONNX Runtime pipeline without the face-suit check and with the first reader alone
+(what each costs).
 Prints, per backend: locator ms (one pass), outline ms, reader ms (crops + CNNs +
 combining), then the whole call two ways: a still image as ``sueca detect`` reads it
 (all second opinions, cards under spreads), and the live camera's call (outline
@@ -50,9 +51,11 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     from sueca.vision.recognizer import load_recognizer
 
     frames = np.load(frames_path)["frames"]
-    rec = load_recognizer(backend="onnx" if backend == "onnx1" else backend, threads=threads)
+    rec = load_recognizer(backend="onnx" if backend in ("onnx0", "onnx1") else backend, threads=threads)
     if backend == "onnx1":  # the first reader alone: what the second reader costs
         rec.second = None
+    if backend == "onnx0":  # no face-suit check: what it costs
+        rec.face = None
     for f in frames[:3]:  # warm-up: allocations, kernels
         rec(f)
     from sueca.vision.still import OutlineMemory
@@ -93,6 +96,7 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     files = [getattr(cfg, f"locator_{kind}"), getattr(cfg, f"reader_{kind}")]
     files += [cfg.outliner[kind]] if cfg.outliner else []
     files += [cfg.second_reader[kind]] if cfg.second_reader and rec.second is not None else []
+    files += [cfg.face_suit[kind]] if cfg.face_suit and rec.face is not None else []
     size = sum((d / f).stat().st_size for f in files)
     return {
         "backend": backend, "frames": len(tot_ms), "cards_per_frame": float(np.mean(ncards)),
@@ -121,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     frames = make_frames(args.frames)
     tmp = Path(tempfile.mkdtemp(prefix="bench_rec_")) / "frames.npz"
     np.savez(tmp, frames=frames)
-    runs = [(sys.executable, "onnx"), (sys.executable, "onnx1")]
+    runs = [(sys.executable, "onnx"), (sys.executable, "onnx0"), (sys.executable, "onnx1")]
     train_py = ROOT / ".venv-train" / "bin" / "python"
     if train_py.is_file():
         runs.append((str(train_py), "ultralytics"))
@@ -149,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             ("live, cards still ms (median)", "live_still_ms", "{:.1f}"),
             ("live, cards still ms (p90)", "live_still_p90_ms", "{:.1f}"), ("peak RSS MB", "peak_rss_mb", "{:.0f}"),
             ("model files MB", "model_mb", "{:.1f}")]
-    names = {"onnx": "ONNX Runtime", "onnx1": "ONNX, 1 reader", "ultralytics": "PyTorch"}
+    names = {"onnx": "ONNX Runtime", "onnx0": "ONNX, no face", "onnx1": "ONNX, 1 reader", "ultralytics": "PyTorch"}
     print(f"{'':28}" + "".join(f"{names[r['backend']]:>16}" for r in results))
     for label, key, fmt in rows:
         print(f"{label:28}" + "".join(f"{fmt.format(r[key]):>16}" for r in results))

@@ -38,8 +38,8 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
                        cwd=ROOT, timeout=170)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     inst = tmp_path / "installed"
-    for name in ("locator.onnx", "outliner.onnx", "reader.onnx", "reader2.onnx", "recognizer.json", "metrics.json",
-                 "confusion.png", "README.md"):
+    for name in ("locator.onnx", "outliner.onnx", "reader.onnx", "reader2.onnx", "face_suit.onnx", "recognizer.json",
+                 "metrics.json", "confusion.png", "README.md"):
         assert (inst / name).is_file(), name
     metrics = json.loads((inst / "metrics.json").read_text())
     assert metrics["scenes"] == 4 and 0.0 <= metrics["recall_readable"] <= 1.0
@@ -47,7 +47,8 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     from sueca.vision.recognizer import load_recognizer
 
     rec = load_recognizer(inst)
-    assert rec.outliner is not None and rec.second is not None
+    assert rec.outliner is not None and rec.second is not None and rec.face is not None
+    assert rec.config.face_suit["learnt"]["groups"][:2] == ["train", "glyph"]
     assert rec.config.second_reader["width"] == 8
     assert "reader_tuned" in json.loads((work / "reader_calibration.json").read_text())
     assert set(rec.config.info["fetched"]) == {"letele", "textures", "printed_decks"}

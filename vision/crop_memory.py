@@ -43,6 +43,9 @@ class Reading:
     #: the recognizer's second look (:meth:`Recognizer._second_look`) was tried from this
     #: outline and found nothing
     looked: bool = False
+    #: the face-suit check's probabilities of the card this is the first outline of
+    #: (:mod:`sueca.vision.face_suit`), kept with the crops
+    face: np.ndarray | None = None
 
 
 @dataclass
@@ -86,7 +89,7 @@ class CropMemory:
             self.misses += 1
             return None
         self.hits += 1
-        was = Reading(was.crops, was.first, was.second, was.age + 1, was.looked)
+        was = Reading(was.crops, was.first, was.second, was.age + 1, was.looked, was.face)
         self._now[k] = was
         return was
 

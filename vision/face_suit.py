@@ -5,15 +5,19 @@ decks' small spades and clubs are read as each other, frame after frame and sure
 (``models/EXPERIMENTS.md``, 2026-12-05). The face shows the suit large: the pips of a
 number card, the signs by a court's figure. A small network (the reader's, 5 classes:
 S, H, D, C and "the face says nothing": face down, mostly covered, no card) looks at the
-whole card rectified to 64x48; where it is sure of a suit other than the one read,
-the reading is withdrawn (reported unreadable: the referee can be asked, a wrong card
-corrupts the score). It never makes a reading, only takes one back.
+whole card rectified to 72x48; where it gives the suit read less than ``doubt`` and
+another suit at least ``sure``, the reading is withdrawn (reported unreadable: the
+referee can be asked, a wrong card corrupts the score). It never makes a reading, only
+takes one back. (A card just put down, blurred, got clubs 0.01 and spades 0.84 where
+the readers said clubs: "sure of another suit" alone at 0.9 let it through;
+``models/EXPERIMENTS.md``.)
 
->>> probs = np.array([[0.01, 0.0, 0.0, 0.97, 0.02],   # sure of clubs
-...                   [0.5, 0.0, 0.0, 0.45, 0.05],    # not sure of anything
-...                   [0.0, 0.0, 0.0, 0.0, 1.0]])     # face says nothing
->>> disagrees(["2S", "3S", "4S"], probs, 0.9).tolist()
-[True, False, False]
+>>> probs = np.array([[0.01, 0.0, 0.0, 0.97, 0.02],   # clubs, not spades
+...                   [0.03, 0.0, 0.0, 0.8, 0.17],    # clubs rather than spades
+...                   [0.3, 0.0, 0.0, 0.65, 0.05],    # clubs, but spades not ruled out
+...                   [0.0, 0.0, 0.0, 0.0, 1.0]])     # the face says nothing
+>>> disagrees(["2S", "3S", "4S", "5S"], probs).tolist()
+[True, True, False, False]
 """
 
 from __future__ import annotations
@@ -26,39 +30,44 @@ from sueca.vision.detections import UNREADABLE
 from sueca.vision.readings import softmax
 from sueca.vision.rectify import CropSpec, crop_top_left, portrait_orderings
 
-#: The whole card and a little around it (an outline a few percent off still shows it all).
-FACE_SPEC = CropSpec(box=(-0.02, -0.02, 1.02, 1.02), size=(64, 48), channels=3)
+#: The whole card and a little around it (an outline a few percent off still shows it all);
+#: 72 rows so that the network's three halvings leave 9, which its 3x2 pooling divides
+#: (ONNX exports only such pooling).
+FACE_SPEC = CropSpec(box=(-0.02, -0.02, 1.02, 1.02), size=(72, 48), channels=3)
 SUITS = "SHDC"
 SAYS_NOTHING = 4  # the fifth class
 
 
 def face_crops(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """(2N, 64, 48, 3) uint8: each outline of ``corners`` (N, 4, 2) upright, then turned 180 degrees."""
+    """(2N, 72, 48, 3) uint8: each outline of ``corners`` (N, 4, 2) upright, then turned 180 degrees."""
     out = [crop_top_left(frame, o, FACE_SPEC) for q in np.asarray(corners, np.float32).reshape(-1, 4, 2)
            for o in portrait_orderings(q)[:2]]
     return np.stack(out) if out else np.zeros((0, *FACE_SPEC.size, 3), np.uint8)
 
 
-def disagrees(codes, probs: np.ndarray, sure: float) -> np.ndarray:
-    """Per card: the face is at least ``sure`` of a suit other than the code's (unread codes: False)."""
+def disagrees(codes, probs: np.ndarray, sure: float = 0.5, doubt: float = 0.05) -> np.ndarray:
+    """Per card: the face gives the code's suit under ``doubt`` and another suit at least
+    ``sure`` (unread codes: False)."""
     probs = np.asarray(probs, np.float64).reshape(len(codes), -1)
     out = np.zeros(len(codes), bool)
     for i, code in enumerate(codes):
         if code == UNREADABLE:
             continue
-        k = int(probs[i].argmax())
-        out[i] = k < SAYS_NOTHING and probs[i, k] >= sure and SUITS[k] != code[-1]
+        read = SUITS.index(code[-1])
+        other = max(probs[i, k] for k in range(SAYS_NOTHING) if k != read)
+        out[i] = probs[i, read] < doubt and other >= sure
     return out
 
 
 @dataclass
 class FaceSuit:
-    """``net(crops) -> logits`` (N, 5) on :data:`FACE_SPEC` crops; its temperature; ``sure``:
-    the probability of another suit at which a reading is withdrawn."""
+    """``net(crops) -> logits`` (N, 5) on :data:`FACE_SPEC` crops; its temperature; a reading is
+    withdrawn where the face gives its suit under ``doubt`` and another at least ``sure``."""
 
     net: object
     temperature: float = 1.0
-    sure: float = 0.9
+    sure: float = 0.5
+    doubt: float = 0.05
 
     def probabilities(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """(N, 5): the two upright views of each card averaged."""
@@ -68,11 +77,26 @@ class FaceSuit:
         p = softmax(self.net(crops), self.temperature)
         return p.reshape(-1, 2, p.shape[1]).mean(axis=1)
 
-    def check(self, frame: np.ndarray, corners: np.ndarray, codes: list[str]) -> np.ndarray:
-        """Which of the read cards the face contradicts (bool per card; unread cards False)."""
+    def check(self, frame: np.ndarray, corners: np.ndarray, codes: list[str], candidates=None,
+              memo=None) -> np.ndarray:
+        """Which of the read cards the face contradicts (bool per card; unread cards False).
+
+        On video (``memo``, a :class:`~sueca.vision.crop_memory.CropMemory`, with each card's
+        ``candidates`` outlines) a card whose corner crops were kept from the last frame keeps
+        its face's probabilities too: a still card's face is looked at once, not every frame."""
         ask = [i for i, c in enumerate(codes) if c != UNREADABLE]
         out = np.zeros(len(codes), bool)
-        if ask:
-            probs = self.probabilities(frame, np.asarray(corners)[ask])
-            out[ask] = disagrees([codes[i] for i in ask], probs, self.sure)
+        if not ask:
+            return out
+        kept = [memo.reading(np.asarray(candidates[i], np.float32).reshape(-1, 4, 2)[0])
+                if memo is not None and candidates is not None else None for i in ask]
+        probs = [k.face if k is not None else None for k in kept]
+        todo = [j for j, p in enumerate(probs) if p is None]
+        if todo:
+            fresh = self.probabilities(frame, np.asarray(corners)[[ask[j] for j in todo]])
+            for j, p in zip(todo, fresh):
+                probs[j] = p
+                if kept[j] is not None:
+                    kept[j].face = p
+        out[ask] = disagrees([codes[i] for i in ask], np.stack(probs), self.sure, self.doubt)
         return out

@@ -74,8 +74,8 @@ class RecognizerConfig:
     # a second reader (other width, other data) that must read the same card:
     # {"onnx", "pt", "temperature"}; None: the first reader alone
     second_reader: dict | None = None
-    # the suit from the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure"};
-    # a reading whose suit the face is sure is another is withdrawn; None: no check
+    # the suit from the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure",
+    # "doubt"}; a reading whose suit the face rules out is withdrawn; None: no check
     face_suit: dict | None = None
     info: dict = field(default_factory=dict)
 
@@ -324,7 +324,7 @@ class Recognizer:
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo)
         self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo)
         if self.face is not None:
-            for i in np.flatnonzero(self.face.check(frame, corners, codes)):
+            for i in np.flatnonzero(self.face.check(frame, corners, codes, candidates, memo)):
                 codes[i] = UNREADABLE  # the face shows another suit: withdrawn, not guessed
         refused_now = np.zeros(len(codes), bool)
         if added.any():
@@ -428,5 +428,6 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
     if face_net is not None:
         from sueca.vision.face_suit import FaceSuit
 
-        face = FaceSuit(face_net, float(cfg.face_suit["temperature"]), float(cfg.face_suit.get("sure", 0.9)))
+        f = cfg.face_suit
+        face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)))
     return Recognizer(locator, reader, cfg, outliner, second, face)

@@ -1,7 +1,7 @@
 """Teach the face-suit check (``sueca.vision.face_suit``) and add it to a model folder
 (training venv: torch).
 
-Data: whole cards rectified to 64x48 from their true outlines, each corner moved at random
+Data: whole cards rectified to 72x48 from their true outlines, each corner moved at random
 by 2.5% of the card's diagonal (a run-time outline is about that far off), both upright
 views; a face-up card at least 3/4 in view is labelled with its suit, a face-down card or
 one under 30% in view "says nothing", cards between are left out. Scenes of three groups,
@@ -55,7 +55,7 @@ def _scene_crops(task) -> tuple[list, list]:
 
 
 def face_data(seeds, styles, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """(crops (N, 64, 48, 3) uint8, labels (N,)) of the scenes ``seeds`` in ``styles``."""
+    """(crops (N, 72, 48, 3) uint8, labels (N,)) of the scenes ``seeds`` in ``styles``."""
     names = [s.name for s in _resolve(styles)]
     with Pool(workers) as p:
         res = p.map(_scene_crops, [(s, names) for s in seeds], chunksize=8)
@@ -77,15 +77,15 @@ def export_face(model, onnx_path: str | Path, pt_path: str | Path) -> None:
     import torch
 
     model = model.eval().cpu()
+    torch.save({"arch": {"num_classes": SAYS_NOTHING + 1, "width": model.width, "in_channels": 3},
+                "state_dict": model.state_dict()}, str(pt_path))  # first: a failed export loses no training
     dummy = torch.zeros(4, 3, *FACE_SPEC.size)
     torch.onnx.export(model, (dummy,), str(onnx_path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    torch.save({"arch": {"num_classes": SAYS_NOTHING + 1, "width": model.width, "in_channels": 3},
-                "state_dict": model.state_dict()}, str(pt_path))
 
 
 def train_face_suit(model_dir: str | Path, scenes: int = 400, epochs: int = 6, seed: int = 0,
-                    val_scenes: int = 100, sure: float = 0.9, log=print) -> dict:
+                    val_scenes: int = 100, sure: float = 0.5, doubt: float = 0.05, log=print) -> dict:
     """Learn the check from ``scenes`` scenes of each group (a group not fetched is skipped),
     write ``face_suit.onnx``/``.pt`` into ``model_dir`` and its entry into ``recognizer.json``;
     returns that entry."""
@@ -96,6 +96,7 @@ def train_face_suit(model_dir: str | Path, scenes: int = 400, epochs: int = 6, s
 
     model_dir = Path(model_dir)
     t0 = time.time()
+    export_face(build_reader(SAYS_NOTHING + 1, 16), model_dir / "face_suit.onnx", model_dir / "face_suit.pt")
     xs, ys, used = [], [], []
     for k, group in enumerate(GROUPS):
         try:
@@ -118,7 +119,7 @@ def train_face_suit(model_dir: str | Path, scenes: int = 400, epochs: int = 6, s
     p = softmax(logits, temp)
     acc = float(np.mean(p.argmax(1) == vy))
     export_face(model, model_dir / "face_suit.onnx", model_dir / "face_suit.pt")
-    entry = {"onnx": "face_suit.onnx", "pt": "face_suit.pt", "temperature": temp, "sure": sure,
+    entry = {"onnx": "face_suit.onnx", "pt": "face_suit.pt", "temperature": temp, "sure": sure, "doubt": doubt,
              "learnt": {"scenes": scenes, "groups": used, "epochs": epochs, "seed": seed, "crops": int(len(y)),
                         "val_accuracy": round(acc, 4), "s": round(time.time() - t0)}}
     path = model_dir / "recognizer.json"
@@ -135,11 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=400, help="scenes of each group")
     ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--sure", type=float, default=0.9)
+    ap.add_argument("--sure", type=float, default=0.5, help="another suit at least this ...")
+    ap.add_argument("--doubt", type=float, default=0.05, help="... and the suit read under this: withdrawn")
     args = ap.parse_args(argv)
     if not (args.model / "recognizer.json").is_file():
         ap.error(f"{args.model}: no recognizer.json there")
-    print(json.dumps(train_face_suit(args.model, args.scenes, args.epochs, args.seed, sure=args.sure)))
+    print(json.dumps(train_face_suit(args.model, args.scenes, args.epochs, args.seed, sure=args.sure,
+                                                doubt=args.doubt)))
     return 0
 
 

@@ -84,20 +84,21 @@ PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
     "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4, val_frames=4,
                     outliner_scenes=6, outliner_epochs=1, reader_tune_scenes=4, reader_tune_epochs=1,
-                    second_reader=(8, 2)),
+                    second_reader=(8, 2), face_suit=(2, 1)),
     # what fits beside other jobs on 2 shared cores in well under an hour
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4)),
                     second_reader=(24, 1500), real_tune_scenes=400, real_tune_decks="glyph+real_train_all",
-                    real_tune_shapes=0.25),
+                    real_tune_shapes=0.25, face_suit=(400, 6)),
     # <= 75 min on the 2-core machine alone: run end to end on 2026-12-04 with 14 locator, 10
     # reader and 10 outliner epochs it took 85.4 min, so those became 10, 8 and 6 (65.0 min
     # end to end on 2026-12-05); without printed decks its reader was wrong on 5 of the 13
     # held-out printed cards it read, so the printed-deck step joined it, 200 scenes a group
-    # (69.3 min end to end with it; models/DEFAULT_PRESET.md)
+    # (69.3 min end to end with it; models/DEFAULT_PRESET.md); the face-suit check (150 scenes a
+    # group, 4 epochs) added 2026-12-05, projected from the 400-scene run at about 2.5 min more
     "default": Preset("default", 1200, 150, 300, 10, 8, reader_extra_scenes=600, val_frames=300,
                       outliner_epochs=6, real_tune_scenes=200, real_tune_decks="glyph+real_train_all",
-                      real_tune_shapes=0.25),
+                      real_tune_shapes=0.25, face_suit=(150, 4)),
     # for a GPU or a long night
     "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32,
                    outliner_scenes=6000, outliner_epochs=20, reader_tune_scenes=3000, reader_tune_epochs=6),
