@@ -110,3 +110,41 @@ def test_on_video_a_still_card_face_is_looked_at_once(table):
     one = _read(rec(frame, memory=memory, threshold=rec.config.video_threshold), corners)
     two = _read(rec(frame, memory=memory, threshold=rec.config.video_threshold), corners)
     assert one == two and all(c in ("-", UNREADABLE) or c.endswith("C") for c in two)
+
+
+def test_fused_a_face_that_says_nothing_changes_nothing_and_a_suit_only_helps_its_own(table):
+    frame, corners = table
+    rec = _plain()
+    plain = rec(frame)
+    plain_read = dict(zip(_read(plain, corners), range(len(corners))))
+    net = Says(SAYS_NOTHING)
+    rec.face = FaceSuit(net, fuse=True)
+    same = rec(frame)
+    assert same.codes == plain.codes and np.allclose(same.confidence, plain.confidence)
+    # each card's face looked at once in the frame, though read, checked and looked at again
+    assert sum(n for n, *_ in net.seen) <= 2 * len(same.codes) + 2 * 8
+    for k, suit in enumerate(SUITS):
+        rec.face = FaceSuit(Says(k), fuse=True)
+        dets = rec(frame)
+        got = _read(dets, corners)
+        for code in plain_read:
+            if code not in ("-", UNREADABLE) and code.endswith(suit):
+                assert code in got  # its own suit's cards stay read
+        assert all(c in ("-", UNREADABLE) or c.endswith(suit) for c in got)
+
+
+def test_weighing_by_the_face_settles_a_suit_the_readers_half_read():
+    from sueca.vision.classes import CARD_CODES
+    from sueca.vision.face_suit import weigh
+    from sueca.vision.readings import combine_readers
+
+    p = np.full((2, 53), 1e-4)
+    p[:, CARD_CODES.index("3C")], p[:, CARD_CODES.index("3S")] = 0.55, 0.44  # both corners, both readers
+    assert combine_readers([p, p], 0.9)[0] == UNREADABLE
+    spades = np.array([0.995, 0.001, 0.001, 0.002, 0.001])
+    code, conf = combine_readers([weigh(p, spades), weigh(p, spades)], 0.9)
+    assert code == "3S" and conf > 0.99
+    # the rank still comes from the index: a face cannot make a 3 a 4
+    q = np.full((2, 53), 1e-4)
+    q[:, CARD_CODES.index("3S")], q[:, CARD_CODES.index("4S")] = 0.5, 0.49
+    assert combine_readers([weigh(q, spades), weigh(q, spades)], 0.9)[0] == UNREADABLE

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE
 from sueca.vision.readings import softmax
 from sueca.vision.rectify import CropSpec, crop_top_left, portrait_orderings
@@ -59,15 +60,47 @@ def disagrees(codes, probs: np.ndarray, sure: float = 0.5, doubt: float = 0.05) 
     return out
 
 
+#: Each card class's suit (0-3), in the readers' class order.
+_SUIT_OF = np.array([SUITS.index(code[-1]) for code in CARD_CODES])
+
+
+def weigh(probs: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """Readers' probabilities (k, 53) weighed by what the face says of the suit (5,):
+    P(card | index, face) is proportional to P(card | index) P(suit | face) / (1/4), with
+    "says nothing" spread evenly over the suits (so a face that says nothing changes
+    nothing) and the "no readable index" class as it was. The rank comes from the index
+    alone; a suit sign of a few pixels the readers half read is settled by the pips.
+
+    >>> p = np.zeros((1, 53)); p[0, CARD_CODES.index("2C")], p[0, CARD_CODES.index("2S")] = 0.6, 0.4
+    >>> q = weigh(p, np.array([0.99, 0.0, 0.0, 0.01, 0.0]))
+    >>> round(float(q[0, CARD_CODES.index("2S")]), 3), round(float(q[0, CARD_CODES.index("2C")]), 3)
+    (0.985, 0.015)
+    >>> bool(np.allclose(weigh(p, np.array([0, 0, 0, 0, 1.0])), p))
+    True
+    """
+    face = np.asarray(face, np.float64)
+    w = 4.0 * (face[:SAYS_NOTHING] + face[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
+    out = np.array(probs, np.float64, copy=True)
+    out[:, :len(_SUIT_OF)] *= w
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def _key(quad: np.ndarray) -> bytes:
+    return np.ascontiguousarray(quad, np.float32).tobytes()
+
+
 @dataclass
 class FaceSuit:
     """``net(crops) -> logits`` (N, 5) on :data:`FACE_SPEC` crops; its temperature; a reading is
-    withdrawn where the face gives its suit under ``doubt`` and another at least ``sure``."""
+    withdrawn where the face gives its suit under ``doubt`` and another at least ``sure``;
+    ``fuse``: the readers' probabilities are also weighed by the face's suit before they
+    are combined (:func:`weigh`)."""
 
     net: object
     temperature: float = 1.0
     sure: float = 0.5
     doubt: float = 0.05
+    fuse: bool = False
 
     def probabilities(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """(N, 5): the two upright views of each card averaged."""
@@ -77,26 +110,41 @@ class FaceSuit:
         p = softmax(self.net(crops), self.temperature)
         return p.reshape(-1, 2, p.shape[1]).mean(axis=1)
 
-    def check(self, frame: np.ndarray, corners: np.ndarray, codes: list[str], candidates=None,
-              memo=None) -> np.ndarray:
-        """Which of the read cards the face contradicts (bool per card; unread cards False).
+    def card_probabilities(self, frame: np.ndarray, quads, memo=None, seen: dict | None = None) -> np.ndarray:
+        """(N, 5) for the cards outlined by ``quads``, each looked at once: taken from ``seen``
+        (this frame's, by outline) or from ``memo`` (a :class:`~sueca.vision.crop_memory.CropMemory`:
+        a still card's face is kept with its corner crops) where there, else looked at now;
+        what was looked at is kept in both."""
+        quads = [np.asarray(q, np.float32).reshape(4, 2) for q in quads]
+        out: list = [None] * len(quads)
+        for j, q in enumerate(quads):
+            if seen is not None and _key(q) in seen:
+                out[j] = seen[_key(q)]
+            elif memo is not None and (r := memo.reading(q)) is not None and r.face is not None:
+                out[j] = r.face
+        todo = [j for j, p in enumerate(out) if p is None]
+        if todo:
+            for j, p in zip(todo, self.probabilities(frame, np.stack([quads[j] for j in todo]))):
+                out[j] = p
+        for j, q in enumerate(quads):
+            if seen is not None:
+                seen[_key(q)] = out[j]
+            if memo is not None and (r := memo.reading(q)) is not None and r.face is None:
+                r.face = out[j]
+        return np.stack(out) if out else np.zeros((0, 5))
 
-        On video (``memo``, a :class:`~sueca.vision.crop_memory.CropMemory`, with each card's
-        ``candidates`` outlines) a card whose corner crops were kept from the last frame keeps
-        its face's probabilities too: a still card's face is looked at once, not every frame."""
+    def check(self, frame: np.ndarray, corners: np.ndarray, codes: list[str], candidates=None,
+              memo=None, seen: dict | None = None) -> np.ndarray:
+        """Which of the read cards the face contradicts (bool per card; unread cards False).
+        Each card is looked at on its first candidate outline where ``candidates`` are given
+        (as the readers read it), else on ``corners``; ``memo``, ``seen``: as
+        :meth:`card_probabilities`."""
         ask = [i for i, c in enumerate(codes) if c != UNREADABLE]
         out = np.zeros(len(codes), bool)
         if not ask:
             return out
-        kept = [memo.reading(np.asarray(candidates[i], np.float32).reshape(-1, 4, 2)[0])
-                if memo is not None and candidates is not None else None for i in ask]
-        probs = [k.face if k is not None else None for k in kept]
-        todo = [j for j, p in enumerate(probs) if p is None]
-        if todo:
-            fresh = self.probabilities(frame, np.asarray(corners)[[ask[j] for j in todo]])
-            for j, p in zip(todo, fresh):
-                probs[j] = p
-                if kept[j] is not None:
-                    kept[j].face = p
-        out[ask] = disagrees([codes[i] for i in ask], np.stack(probs), self.sure, self.doubt)
+        quads = [np.asarray(candidates[i], np.float32).reshape(-1, 4, 2)[0] if candidates is not None
+                 else np.asarray(corners[i], np.float32) for i in ask]
+        probs = self.card_probabilities(frame, quads, memo, seen)
+        out[ask] = disagrees([codes[i] for i in ask], probs, self.sure, self.doubt)
         return out

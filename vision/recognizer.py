@@ -136,7 +136,8 @@ class Recognizer:
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
 
     def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
-                   threshold: float | None = None, memo=None) -> tuple[list[str], np.ndarray]:
+                   threshold: float | None = None, memo=None, faces: dict | None = None
+                   ) -> tuple[list[str], np.ndarray]:
         """Read the cards outlined by ``quads`` (N, 4, 2): codes and confidences.
 
         ``quads`` may also be a list of (k, 4, 2) candidate outlines per card: each
@@ -144,6 +145,9 @@ class Recognizer:
         the most readable evidence decides (see :func:`combine_corners`).
         ``memo`` (:class:`~sueca.vision.crop_memory.CropMemory`, for video): a candidate
         whose crops are what they were last frame keeps the probabilities read then.
+        ``faces`` (this frame's faces by outline, :meth:`FaceSuit.card_probabilities`): where
+        the model's face-suit check fuses, the readers' probabilities are weighed by each
+        card's face (looked at on its first candidate) before they are combined.
         """
         cfg = self.config
         per_card = [np.asarray(q, np.float32).reshape(-1, 4, 2) for q in quads]
@@ -161,7 +165,14 @@ class Recognizer:
         edges = np.cumsum([0] + [len(cands) for cands in per_card])  # each card's candidates
         cand_spans = [range(a, b) for a, b in zip(edges[:-1], edges[1:])]
         spans = [slice(starts[a], starts[b]) for a, b in zip(edges[:-1], edges[1:])]  # ... and its crops
-        read = [combine_corners(first[s], threshold) for s in spans]
+        face = None
+        if faces is not None and self.face is not None and self.face.fuse:
+            from sueca.vision.face_suit import weigh
+
+            face = self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces)
+        def weighed(p: np.ndarray, i: int) -> np.ndarray:  # noqa: E306 (the memory keeps them unweighed)
+            return p if face is None else weigh(p, face[i])
+        read = [combine_corners(weighed(first[s], i), threshold) for i, s in enumerate(spans)]
         codes, confs = [c for c, _ in read], [f for _, f in read]
         # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
         ask = [i for i, code in enumerate(codes) if code != UNREADABLE] if self.second is not None else []
@@ -171,9 +182,12 @@ class Recognizer:
             second = probabilities(self.second, crops, starts, known, float(cfg.second_reader["temperature"]),
                                    n_classes, only=asked)
             for i in ask:
-                codes[i], confs[i] = combine_readers([first[spans[i]], second[spans[i]]], threshold)
+                codes[i], confs[i] = combine_readers([weighed(first[spans[i]], i), weighed(second[spans[i]], i)],
+                                                     threshold)
         if memo is not None:
             memo.keep_all(flat, crops, starts, kept, first, second, asked)
+            if face is not None:  # kept with the crops: a still card's face is looked at once
+                self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces)
         return codes, np.asarray(confs, np.float32)
 
     def outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
@@ -254,7 +268,7 @@ class Recognizer:
 
     def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
                      threshold: float | None, added: np.ndarray, candidates: list | None = None,
-                     memo=None) -> None:
+                     memo=None, faces: dict | None = None) -> None:
         """Cards left unread get their outline looked at again (in place).
 
         The outliner's two passes can end on a skewed outline where cards cross; its
@@ -276,7 +290,8 @@ class Recognizer:
         once = self.outliner(frame, corners[todo])
         twice = self.outliner(frame, once)
         cands = [np.stack([a, b, grown(b[None], 1.08)[0]]) for a, b in zip(once, twice)]
-        new_codes, new_confs = self.read_quads(frame, cands, exact=False, threshold=threshold, memo=memo)
+        new_codes, new_confs = self.read_quads(frame, cands, exact=False, threshold=threshold, memo=memo,
+                                               faces=faces)
         for i, q, code, conf in zip(todo, twice, new_codes, new_confs):
             if code != UNREADABLE and same_place(corners[i], q):
                 corners[i], codes[i], confs[i] = q, code, conf
@@ -321,10 +336,11 @@ class Recognizer:
             corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
             rboxes = rboxes[keep]
         exact = not self.config.refine and self.outliner is None
-        codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo)
-        self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo)
+        faces: dict = {}  # each card's face looked at once this frame
+        codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo, faces=faces)
+        self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo, faces)
         if self.face is not None:
-            for i in np.flatnonzero(self.face.check(frame, corners, codes, candidates, memo)):
+            for i in np.flatnonzero(self.face.check(frame, corners, codes, candidates, memo, faces)):
                 codes[i] = UNREADABLE  # the face shows another suit: withdrawn, not guessed
         refused_now = np.zeros(len(codes), bool)
         if added.any():
@@ -429,5 +445,6 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         from sueca.vision.face_suit import FaceSuit
 
         f = cfg.face_suit
-        face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)))
+        face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)),
+                        bool(f.get("fuse", False)))
     return Recognizer(locator, reader, cfg, outliner, second, face)
