@@ -339,15 +339,19 @@ class Recognizer:
         faces: dict = {}  # each card's face looked at once this frame
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo, faces=faces)
         self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo, faces)
+        withdrawn = set()  # codes the face ruled out: not taken from another box or a spread step either
         if self.face is not None:
             for i in np.flatnonzero(self.face.check(frame, corners, codes, candidates, memo, faces)):
-                codes[i] = UNREADABLE  # the face shows another suit: withdrawn, not guessed
+                withdrawn.add(codes[i])
+            # the face shows another suit: withdrawn, not guessed; a second box on the same card
+            # (a skewed outline whose face view shows less) reads the same code and goes too
+            codes = [UNREADABLE if c in withdrawn else c for c in codes]
         refused_now = np.zeros(len(codes), bool)
         if added.any():
             # a second opinion's card counts only where both readers are sure of a card
             # the locator's own boxes did not read
             strict = max(self.config.threshold, threshold or 0.0)
-            seen = {c for c, a in zip(codes, added) if not a}
+            seen = {c for c, a in zip(codes, added) if not a} | withdrawn
             keep = np.asarray([not a or (c != UNREADABLE and f >= strict and c not in seen)
                                for c, f, a in zip(codes, confs, added)], bool)
             refused_now = added & ~keep
@@ -362,6 +366,10 @@ class Recognizer:
 
             more, more_codes, more_confs = follow_spreads(self, frame, corners, codes,
                                                           max(self.config.threshold, threshold or 0.0))
+            # the spread's cards are not checked (the face seen there is mostly the card on top),
+            # but a code ruled out on this frame's card is the same misreading of the same index
+            ok = np.asarray([c not in withdrawn for c in more_codes], bool)
+            more, more_codes, more_confs = more[ok], [c for c, k in zip(more_codes, ok) if k], more_confs[ok]
             if more_codes:
                 stay = ~unread_under(corners, codes, more)
                 corners = np.concatenate([corners[stay], more])
