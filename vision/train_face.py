@@ -1,5 +1,6 @@
 """Teach the face-suit check (``sueca.vision.face_suit``) and add it to a model folder
-(training venv: torch).
+(training venv: torch). By default the model then also weighs the readers' probabilities by
+each card's face (``fuse``); ``--no-fuse`` keeps it to withdrawing readings.
 
 Data: whole cards rectified to 72x48 from their true outlines, each corner moved at random
 by 2.5% of the card's diagonal (a run-time outline is about that far off), both upright
@@ -85,7 +86,8 @@ def export_face(model, onnx_path: str | Path, pt_path: str | Path) -> None:
 
 
 def train_face_suit(model_dir: str | Path, scenes: int = 400, epochs: int = 6, seed: int = 0,
-                    val_scenes: int = 100, sure: float = 0.5, doubt: float = 0.05, log=print) -> dict:
+                    val_scenes: int = 100, sure: float = 0.5, doubt: float = 0.05, fuse: bool = True,
+                    log=print) -> dict:
     """Learn the check from ``scenes`` scenes of each group (a group not fetched is skipped),
     write ``face_suit.onnx``/``.pt`` into ``model_dir`` and its entry into ``recognizer.json``;
     returns that entry."""
@@ -119,7 +121,7 @@ def train_face_suit(model_dir: str | Path, scenes: int = 400, epochs: int = 6, s
     p = softmax(logits, temp)
     acc = float(np.mean(p.argmax(1) == vy))
     export_face(model, model_dir / "face_suit.onnx", model_dir / "face_suit.pt")
-    entry = {"onnx": "face_suit.onnx", "pt": "face_suit.pt", "temperature": temp, "sure": sure, "doubt": doubt,
+    entry = {"onnx": "face_suit.onnx", "pt": "face_suit.pt", "temperature": temp, "sure": sure, "doubt": doubt, "fuse": fuse,
              "learnt": {"scenes": scenes, "groups": used, "epochs": epochs, "seed": seed, "crops": int(len(y)),
                         "val_accuracy": round(acc, 4), "s": round(time.time() - t0)}}
     path = model_dir / "recognizer.json"
@@ -138,11 +140,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sure", type=float, default=0.5, help="another suit at least this ...")
     ap.add_argument("--doubt", type=float, default=0.05, help="... and the suit read under this: withdrawn")
+    ap.add_argument("--no-fuse", action="store_true",
+                    help="only withdraw readings; do not weigh the readers' probabilities by the face")
     args = ap.parse_args(argv)
     if not (args.model / "recognizer.json").is_file():
         ap.error(f"{args.model}: no recognizer.json there")
     print(json.dumps(train_face_suit(args.model, args.scenes, args.epochs, args.seed, sure=args.sure,
-                                                doubt=args.doubt)))
+                                                doubt=args.doubt, fuse=not args.no_fuse)))
     return 0
 
 
