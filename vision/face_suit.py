@@ -1,16 +1,17 @@
-"""The suit from the card's face: a check on the readers' suit.
+"""The suit from the card's face: a weight on the readers' suit, and a check of it.
 
 The readers read a corner index whose suit sign is 4-6 px on a café camera; some printed
 decks' small spades and clubs are read as each other, frame after frame and sure of it
 (``models/EXPERIMENTS.md``, 2026-12-05). The face shows the suit large: the pips of a
 number card, the signs by a court's figure. A small network (the reader's, 5 classes:
 S, H, D, C and "the face says nothing": face down, mostly covered, no card) looks at the
-whole card rectified to 72x48; where it gives the suit read less than ``doubt`` and
-another suit at least ``sure``, the reading is withdrawn (reported unreadable: the
-referee can be asked, a wrong card corrupts the score). It never makes a reading, only
-takes one back. (A card just put down, blurred, got clubs 0.01 and spades 0.84 where
-the readers said clubs: "sure of another suit" alone at 0.9 let it through;
-``models/EXPERIMENTS.md``.)
+whole card rectified to 72x48. Where the model fuses (``FaceSuit.fuse``), its suit weighs
+the readers' probabilities before a card's corners are combined (:func:`weigh`: the rank
+still comes from the index alone). Then, where it gives the suit read less than ``doubt``
+and another suit at least ``sure``, the reading is withdrawn (reported unreadable: the
+referee can be asked, a wrong card corrupts the score). (A card just put down, blurred,
+got clubs 0.01 and spades 0.84 where the readers said clubs: "sure of another suit"
+alone at 0.9 let it through; ``models/EXPERIMENTS.md``.)
 
 >>> probs = np.array([[0.01, 0.0, 0.0, 0.97, 0.02],   # clubs, not spades
 ...                   [0.03, 0.0, 0.0, 0.8, 0.17],    # clubs rather than spades

@@ -75,7 +75,8 @@ class RecognizerConfig:
     # {"onnx", "pt", "temperature"}; None: the first reader alone
     second_reader: dict | None = None
     # the suit from the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure",
-    # "doubt"}; a reading whose suit the face rules out is withdrawn; None: no check
+    # "doubt", "fuse"}; with "fuse" it weighs the readers' suit, and a reading whose suit it
+    # rules out is withdrawn; None: no face
     face_suit: dict | None = None
     info: dict = field(default_factory=dict)
 
