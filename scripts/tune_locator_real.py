@@ -6,7 +6,7 @@ The locator learnt from the generator's decks only, and misses some printed card
 2026-12-05). This renders ``--scenes`` scenes of the 21 printed training decks
 (``real_train_all``, fetched first: ``sueca dataset fetch-heldout-decks``) and as many
 of the training styles (or ``--synth-scenes``), 640x480 as the recipe's locator data,
-every 10th for validation (:func:`sueca.vision.train_locator.printed_deck_data`, the
+every 10th for validation (:func:`sueca.vision.train_locator.printed_deck_round`, the
 recipe's step with the preset's ``locator_real``); continues training ``--model``'s ``locator.pt`` on them
 (:func:`sueca.vision.train_locator.finetune_locator`); and writes a copy of
 ``--model`` with the new ``locator.pt`` / ``locator.onnx`` to ``--out``, its card and
@@ -20,6 +20,7 @@ video thresholds chosen again by the recipe's rule on ``--val-frames`` validatio
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import time
 from pathlib import Path
@@ -40,20 +41,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenes < 10 or args.epochs < 1:
         ap.error("--scenes >= 10 (every 10th is validation) and --epochs >= 1 please")
 
-    from sueca.vision.train_locator import (export_locator, finetune_locator, printed_deck_data, setup_ultralytics,
-                                            strip_checkpoint)
+    from sueca.vision.train_locator import export_locator, printed_deck_round, strip_checkpoint
 
     t0 = time.time()
-    data = args.out / "data"
-    yaml = data / "data.yaml"
-    if not yaml.exists():
-        printed_deck_data(data, args.scenes, args.synth_scenes)
-    print(f"data: {time.time() - t0:.0f} s", flush=True)
-    setup_ultralytics(args.out / "yolo_config")
-    t1 = time.time()
-    best = finetune_locator(args.model / "locator.pt", yaml, args.out / "ft", args.epochs, 320, 16, seed=1,
-                            lr0=args.lr0, close_mosaic=args.epochs)
-    print(f"fine-tuning: {time.time() - t1:.0f} s -> {best}", flush=True)
+    start = args.model / "locator.pt"
+    # the recipe's round itself (seed 1: the runs of models/EXPERIMENTS.md, 2026-12-05)
+    best = printed_deck_round(args.out, start, args.scenes, args.synth_scenes or args.scenes, args.epochs,
+                              args.lr0, seed=1)
+    if best == start:
+        raise SystemExit(f"tune_locator_real: {json.loads((args.out / 'locator_real.json').read_text())['skipped']}")
+    print(f"data and fine-tuning: {time.time() - t0:.0f} s -> {best}", flush=True)
     model = args.out / "model"
     if model.exists():
         shutil.rmtree(model)

@@ -124,7 +124,7 @@ def printed_deck_data(data: str | Path, scenes: int, synth_scenes: int | None = 
 
 
 def printed_deck_round(work: str | Path, best: str | Path, scenes: int, synth_scenes: int, epochs: int,
-                       lr0: float, imgsz: int = 320, batch: int = 16, log=print) -> Path:
+                       lr0: float, imgsz: int = 320, batch: int = 16, log=print, seed: int = 7) -> Path:
     """The recipe's round on printed decks (preset ``locator_real``): :func:`printed_deck_data`
     in ``work/locator_real``, then :func:`finetune_locator` from ``best``; returns the new
     checkpoint, or ``best`` itself where no printed deck is fetched. What it did goes to
@@ -143,7 +143,8 @@ def printed_deck_round(work: str | Path, best: str | Path, scenes: int, synth_sc
     decks = [s.name for s in resolve_styles("real_train_all")]
     log(f"locator on printed decks: {scenes} scenes of {len(decks)} decks + {synth_scenes} of the training styles, "
         f"{epochs} epochs, lr0 {lr0}")
-    best = finetune_locator(best, yaml, work / "ft_real", epochs, imgsz, batch, seed=7, lr0=lr0, close_mosaic=epochs)
+    best = finetune_locator(best, yaml, work / "ft_real", epochs, imgsz, batch, seed=seed, lr0=lr0,
+                            close_mosaic=epochs)
     (work / "locator_real.json").write_text(json.dumps({**done, "decks": len(decks)}))
     return best
 
