@@ -242,22 +242,27 @@ class Pipeline(FollowsCommitted, UnreadPlays):
         return False
 
     def _correct(self, ev: PlayCorrected) -> None:
-        """An uncertain play was read after all: put the card in (never a new play)."""
+        """An uncertain play was read after all, or a play read again as another card where it
+        lay (its first frames misread it): put the card in (never a new play)."""
         if self._correct_pending(ev):
             return
         h = len(self.record.hands) - 1
-        for (hh, i), extra in list(self._flags.items()):
-            play = self.record.hands[hh].plays[i] if hh < len(self.record.hands) else None
-            if hh == h and play is not None and play.t is not None and abs(play.t - round(ev.play_t, 3)) < 1e-6:
-                candidate = self.record.replace_card(h, i, Card.parse(ev.card))
-                try:
-                    hand = self._replayed(candidate, h)
-                except PlayError as e:
-                    log.warning("correction %s -> %s not applied: %s", ev.previous, ev.card, e)
-                    return
-                self.record, self._hand = candidate, hand
-                del self._flags[(hh, i)]
+        if h < 0:
+            return
+        for i, play in enumerate(self.record.hands[h].plays):
+            if play.t is None or abs(play.t - round(ev.play_t, 3)) >= 1e-6:
+                continue
+            if (h, i) not in self._flags and play.card.code != ev.previous:
+                continue  # a sure play is corrected only from the card it was recorded as
+            candidate = self.record.replace_card(h, i, Card.parse(ev.card))
+            try:
+                hand = self._replayed(candidate, h)
+            except PlayError as e:
+                log.warning("correction %s -> %s not applied: %s", ev.previous, ev.card, e)
                 return
+            self.record, self._hand = candidate, hand
+            self._flags.pop((h, i), None)
+            return
 
     def _apply(self, ev) -> None:
         self.events.append(ev)

@@ -213,6 +213,16 @@ class PlayDetector(Judgement):
             self._hand_cards.discard(entry.card)
             self._hand_cards.add(tr.identity)
             entry.card, entry.uncertain = tr.identity, False
+        if entry is not None and not entry.uncertain and tr.identity and tr.identity != entry.card and \
+                tr.identity not in self._hand_cards and self._read_again_in_place(tr, t, entry):
+            # settled on its first frames (blurred as it landed) and now, lying where it
+            # was played, read as a card never played: the play was misread, it is corrected
+            events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t, round(tr.identity_confidence, 4)))
+            self.notices.append((t, f"{entry.card} read again as {tr.identity} where it lay: play corrected"))
+            self._hand_cards.discard(entry.card)
+            self._hand_cards.add(tr.identity)
+            entry.card = tr.identity
+            return self._still_played(tr, t, entry, visible_trick)
         if tr.identity and (entry is None or tr.identity != entry.card) and \
                 tr.identity not in self._hand_cards:
             # it reads as a card never played: the tracker carried an old card's
@@ -222,6 +232,13 @@ class PlayDetector(Judgement):
             self._first_rest.pop(tr.id, None)
             return False
         return self._still_played(tr, t, entry, visible_trick)
+
+    def _read_again_in_place(self, tr: TrackView, t: float, entry) -> bool:
+        """Whether ``tr`` has lain where its play ``entry`` was seen, unmoved since the play
+        and soon after it (:attr:`PlayConfig.reread_s`): the same card, not a new one."""
+        near = math.hypot(tr.center[0] - entry.center[0], tr.center[1] - entry.center[1]) < \
+            self.config.rest_tol * max(tr.diag, 1.0)
+        return near and tr.moved_t <= entry.play_t + 1e-6 and t - entry.play_t <= self.config.reread_s
 
     def _still_played(self, tr: TrackView, t: float, entry, visible_trick: set) -> bool:
         if entry is not None and tr.visible:

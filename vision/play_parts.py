@@ -50,6 +50,7 @@ class PlayConfig:
     overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
     hold_max_s: float = 6.0        # nor one that entered the play area this long ago
+    reread_s: float = 3.0          # a played card read as another, never played, where it lay this soon after: corrected
     seat_band_deg: float = 70.0    # evidence this close to the expected seat's angle is that seat
     snapshot_width: int = 320      # evidence JPEG width in pixels (0: no snapshots)
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
