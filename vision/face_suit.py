@@ -47,30 +47,74 @@ def face_crops(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     return np.stack(out) if out else np.zeros((0, *FACE_SPEC.size, 3), np.uint8)
 
 
-def disagrees(codes, probs: np.ndarray, sure: float = 0.5, doubt: float = 0.05) -> np.ndarray:
+def disagrees(codes, probs: np.ndarray, sure: float = 0.5, doubt: float = 0.05, rank: bool = False) -> np.ndarray:
     """Per card: the face gives the code's suit under ``doubt`` and another suit at least
-    ``sure`` (unread codes: False)."""
+    ``sure`` (unread codes: False). ``probs``: (N, 5), or a whole-card face's (N, 53)
+    (:func:`suit_of_face`); with ``rank`` the same test on the rank group too
+    (:func:`rank_of_face`: a pip count, or "a court")."""
     probs = np.asarray(probs, np.float64).reshape(len(codes), -1)
+    suits = suit_of_face(probs)
+    ranks = rank_of_face(probs) if rank and probs.shape[1] > SAYS_NOTHING + 1 else None
     out = np.zeros(len(codes), bool)
     for i, code in enumerate(codes):
         if code == UNREADABLE:
             continue
-        read = SUITS.index(code[-1])
-        other = max(probs[i, k] for k in range(SAYS_NOTHING) if k != read)
-        out[i] = probs[i, read] < doubt and other >= sure
+        out[i] = _ruled_out(suits[i], SUITS.index(code[-1]), sure, doubt) or (
+            ranks is not None and _ruled_out(ranks[i], RANK_GROUP[code[:-1]], sure, doubt))
     return out
+
+
+def _ruled_out(p: np.ndarray, read: int, sure: float, doubt: float) -> bool:
+    other = max(p[k] for k in range(len(p) - 1) if k != read)
+    return bool(p[read] < doubt and other >= sure)
 
 
 #: Each card class's suit (0-3), in the readers' class order.
 _SUIT_OF = np.array([SUITS.index(code[-1]) for code in CARD_CODES])
+#: What a face shows of the rank: its pips' count (A, 2 ... 10), or a court figure, which
+#: differs from deck to deck (J, Q and K are one group).
+RANK_GROUP = {**{r: i for i, r in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"))},
+              "J": 10, "Q": 10, "K": 10}
+_GROUP_OF = np.array([RANK_GROUP[code[:-1]] for code in CARD_CODES])
+_GROUP_SIZE = np.bincount(_GROUP_OF[:13])  # ranks per group (1, ..., 1, 3)
+_SUIT_GROUP = _SUIT_OF * len(_GROUP_SIZE) + _GROUP_OF  # each card's (suit, rank group)
 
 
-def weigh(probs: np.ndarray, face: np.ndarray) -> np.ndarray:
-    """Readers' probabilities (k, 53) weighed by what the face says of the suit (5,):
-    P(card | index, face) is proportional to P(card | index) P(suit | face) / (1/4), with
-    "says nothing" spread evenly over the suits (so a face that says nothing changes
-    nothing) and the "no readable index" class as it was. The rank comes from the index
-    alone; a suit sign of a few pixels the readers half read is settled by the pips.
+def suit_of_face(probs: np.ndarray) -> np.ndarray:
+    """(N, 5) S H D C and "says nothing" from a face's (N, 5) or whole-card (N, 53) probabilities."""
+    probs = np.asarray(probs, np.float64)
+    if probs.shape[-1] == SAYS_NOTHING + 1:
+        return probs
+    k = len(CARD_CODES)
+    out = np.zeros((len(probs), SAYS_NOTHING + 1))
+    for s in range(SAYS_NOTHING):
+        out[:, s] = probs[:, :k][:, _SUIT_OF == s].sum(axis=1)
+    out[:, SAYS_NOTHING] = probs[:, k:].sum(axis=1)
+    return out
+
+
+def rank_of_face(probs: np.ndarray) -> np.ndarray:
+    """(N, 12): the rank groups of :data:`RANK_GROUP` and "says nothing", from a whole-card
+    face's (N, 53) probabilities."""
+    probs = np.asarray(probs, np.float64)
+    k = len(CARD_CODES)
+    groups = len(_GROUP_SIZE)
+    out = np.zeros((len(probs), groups + 1))
+    for g in range(groups):
+        out[:, g] = probs[:, :k][:, _GROUP_OF == g].sum(axis=1)
+    out[:, groups] = probs[:, k:].sum(axis=1)
+    return out
+
+
+def weigh(probs: np.ndarray, face: np.ndarray, rank: bool = False) -> np.ndarray:
+    """Readers' probabilities (k, 53) weighed by what the face says of the suit (5,) or of
+    the whole card (53,): P(card | index, face) is proportional to
+    P(card | index) P(suit | face) / (1/4), with "says nothing" spread evenly over the
+    suits (so a face that says nothing changes nothing) and the "no readable index" class
+    as it was. With ``rank`` (a whole-card face), by the suit and rank group together
+    (:data:`RANK_GROUP`: P(suit, group | face) over its share of the 52 cards); else the
+    rank comes from the index alone, and a suit sign of a few pixels the readers half read
+    is settled by the pips.
 
     >>> p = np.zeros((1, 53)); p[0, CARD_CODES.index("2C")], p[0, CARD_CODES.index("2S")] = 0.6, 0.4
     >>> q = weigh(p, np.array([0.99, 0.0, 0.0, 0.01, 0.0]))
@@ -79,8 +123,17 @@ def weigh(probs: np.ndarray, face: np.ndarray) -> np.ndarray:
     >>> bool(np.allclose(weigh(p, np.array([0, 0, 0, 0, 1.0])), p))
     True
     """
-    face = np.asarray(face, np.float64)
-    w = 4.0 * (face[:SAYS_NOTHING] + face[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
+    face = np.asarray(face, np.float64).reshape(1, -1)
+    if rank and face.shape[1] > SAYS_NOTHING + 1:
+        # suit and rank group together, not each on its own: a blurred 2S whose face says
+        # "a two" and "spades, a little" must not lend its two to the index's 2C
+        k = len(CARD_CODES)
+        joint = np.bincount(_SUIT_GROUP, weights=face[0, :k], minlength=_SUIT_GROUP.max() + 1)
+        share = np.bincount(_SUIT_GROUP).astype(np.float64) / k
+        w = ((joint + face[0, k:].sum() * share) / share)[_SUIT_GROUP]
+    else:
+        suit = suit_of_face(face)[0]
+        w = 4.0 * (suit[:SAYS_NOTHING] + suit[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
     out = np.array(probs, np.float64, copy=True)
     out[:, :len(_SUIT_OF)] *= w
     return out / out.sum(axis=1, keepdims=True)
@@ -102,12 +155,14 @@ class FaceSuit:
     sure: float = 0.5
     doubt: float = 0.05
     fuse: bool = False
+    #: a whole-card face (53 classes): its rank group weighs and checks too
+    rank: bool = False
 
     def probabilities(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        """(N, 5): the two upright views of each card averaged."""
+        """(N, K): the two upright views of each card averaged (K: the network's classes)."""
         crops = face_crops(frame, corners)
         if not len(crops):
-            return np.zeros((0, 5))
+            return np.zeros((0, SAYS_NOTHING + 1))
         p = softmax(self.net(crops), self.temperature)
         return p.reshape(-1, 2, p.shape[1]).mean(axis=1)
 
@@ -132,7 +187,7 @@ class FaceSuit:
                 seen[_key(q)] = out[j]
             if memo is not None and (r := memo.reading(q)) is not None and r.face is None:
                 r.face = out[j]
-        return np.stack(out) if out else np.zeros((0, 5))
+        return np.stack(out) if out else np.zeros((0, SAYS_NOTHING + 1))
 
     def check(self, frame: np.ndarray, corners: np.ndarray, codes: list[str], candidates=None,
               memo=None, seen: dict | None = None) -> np.ndarray:
@@ -147,5 +202,5 @@ class FaceSuit:
         quads = [np.asarray(candidates[i], np.float32).reshape(-1, 4, 2)[0] if candidates is not None
                  else np.asarray(corners[i], np.float32) for i in ask]
         probs = self.card_probabilities(frame, quads, memo, seen)
-        out[ask] = disagrees([codes[i] for i in ask], probs, self.sure, self.doubt)
+        out[ask] = disagrees([codes[i] for i in ask], probs, self.sure, self.doubt, self.rank)
         return out

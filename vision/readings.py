@@ -189,7 +189,61 @@ def one_per_card(codes: list[str], confs: np.ndarray) -> tuple[list[str], np.nda
     return codes, confs
 
 
-__all__ = ["READER_CLASSES", "UNREADABLE_CLASS", "SAME_CARD_IOU", "softmax", "probabilities", "combine_corners",
+#: A box this much inside a read card's outline, and this much smaller, shows that card's face,
+#: not a card of its own (the outlines of a tight fan's cards overlap by 0.85 and are as large).
+NESTED, NESTED_SMALLER = 0.95, 0.85
+#: ... where that outline is a card's: at most this many times the median read card's area
+CARD_SIZED = 1.25
+
+
+def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | None = None,
+                   frac: float = NESTED) -> np.ndarray:
+    """Mask of the boxes that lie (by at least ``frac`` of their own area) inside an outline
+    that was read and is larger (their area at most :data:`NESTED_SMALLER` of it) but no
+    larger than a card (:data:`CARD_SIZED` times the median area of the read outlines): two boxes
+    on one card, kept apart by :func:`same_card_outlines` because the inner one is skewed or
+    small. Cards are all one size, so no card of its own can show there: an inner box unread or read as another code saw the outer card's
+    face cut in the wrong place (a 2S read inside a card read 2C) and goes; one that read
+    the same code goes where it is the less sure of the two (``confs``), else the outer
+    one does. One entry per card.
+
+    >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
+    >>> inner = np.array([[8, 6], [66, 10], [62, 90], [4, 86]], np.float32)
+    >>> nested_in_read(np.stack([q, inner, q + 60]), ["2C", "2S", "3H"]).tolist()
+    [False, True, False]
+    >>> nested_in_read(np.stack([q, inner]), ["", "2S"]).tolist()       # the outer card unread
+    [False, False]
+    >>> nested_in_read(np.stack([q, inner]), ["2C", "2C"], np.array([0.98, 0.99])).tolist()
+    [True, False]
+    >>> nested_in_read(np.stack([q, q + [0, 12]]), ["2C", "2S"]).tolist()  # a tight fan's cards
+    [False, False]
+    """
+    import cv2
+
+    quads = [cv2.convexHull(np.asarray(q, np.float32)).reshape(-1, 2) for q in np.asarray(corners).reshape(-1, 4, 2)]
+    areas = [cv2.contourArea(q) for q in quads]
+    confs = np.zeros(len(quads)) if confs is None else np.asarray(confs, np.float64)
+    out = np.zeros(len(quads), bool)
+    read = [a for a, c in zip(areas, codes) if c != UNREADABLE]
+    # an outline larger than the frame's read cards (a box over two cards, a spread step's)
+    # is no card's own: what lies inside it may well be a card
+    card = float(np.median(read)) if read else 0.0
+    for j, code in enumerate(codes):
+        if code == UNREADABLE or out[j] or areas[j] > CARD_SIZED * card:
+            continue
+        for i in range(len(quads)):
+            if i == j or out[i] or areas[i] <= 0 or areas[i] > NESTED_SMALLER * areas[j]:
+                continue
+            inter, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+            if inter >= frac * areas[i]:
+                if codes[i] == code and confs[i] > confs[j]:
+                    out[j] = True
+                    break
+                out[i] = True
+    return out
+
+
+__all__ = ["READER_CLASSES", "NESTED", "NESTED_SMALLER", "CARD_SIZED", "nested_in_read", "UNREADABLE_CLASS", "SAME_CARD_IOU", "softmax", "probabilities", "combine_corners",
            "combine_readers",
            "outline_iou",
            "same_place", "same_card_outlines", "one_per_card"]

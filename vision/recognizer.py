@@ -24,10 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
+from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, combine_corners,  # noqa: F401
-                                   combine_readers, one_per_card, probabilities, same_card_outlines, same_place,
-                                   softmax)
+                                   combine_readers, nested_in_read, one_per_card, probabilities, same_card_outlines,
+                                   same_place, softmax)
 from sueca.vision.rectify import CropSpec, corner_crops_counted
 
 _one_per_card = one_per_card  # the name scripts and tests know
@@ -171,10 +172,23 @@ class Recognizer:
             from sueca.vision.face_suit import weigh
 
             face = self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces)
-        def weighed(p: np.ndarray, i: int) -> np.ndarray:  # noqa: E306 (the memory keeps them unweighed)
-            return p if face is None else weigh(p, face[i])
+        by_rank = face is not None and self.face.rank
+
+        def weighed(p: np.ndarray, i: int, rank: bool = by_rank) -> np.ndarray:  # the memory keeps them unweighed
+            return p if face is None else weigh(p, face[i], rank)
+
+        def own(p: np.ndarray, i: int, code: str) -> bool:  # a corner's index reads that rank
+            q = weighed(p, i, False)
+            usable = q[q[:, UNREADABLE_CLASS] < 0.5]
+            return any(CARD_CODES[k][:-1] == code[:-1] for k in usable[:, :UNREADABLE_CLASS].argmax(axis=1))
+
         read = [combine_corners(weighed(first[s], i), threshold) for i, s in enumerate(spans)]
         codes, confs = [c for c, _ in read], [f for _, f in read]
+        if by_rank:
+            # the face's rank makes the readers surer of their own card, never of another:
+            # pips miscounted by the face would otherwise win over the index
+            codes = [c if c == UNREADABLE or own(first[s], i, c) else UNREADABLE
+                     for i, (c, s) in enumerate(zip(codes, spans))]
         # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
         ask = [i for i, code in enumerate(codes) if code != UNREADABLE] if self.second is not None else []
         second, asked = None, [j for i in ask for j in cand_spans[i]]
@@ -185,6 +199,8 @@ class Recognizer:
             for i in ask:
                 codes[i], confs[i] = combine_readers([weighed(first[spans[i]], i), weighed(second[spans[i]], i)],
                                                      threshold)
+                if by_rank and codes[i] != UNREADABLE and not own(second[spans[i]], i, codes[i]):
+                    codes[i] = UNREADABLE
         if memo is not None:
             memo.keep_all(flat, crops, starts, kept, first, second, asked)
             if face is not None:  # kept with the crops: a still card's face is looked at once
@@ -376,6 +392,10 @@ class Recognizer:
                 corners = np.concatenate([corners[stay], more])
                 codes = [c for c, k in zip(codes, stay) if k] + more_codes
                 confs, loc = np.concatenate([confs[stay], more_confs]), np.concatenate([loc[stay], more_confs])
+        inner = nested_in_read(corners, codes, confs)
+        if inner.any():  # a second box inside a read card: that card's face, cut elsewhere
+            codes = [c for c, k in zip(codes, inner) if not k]
+            corners, confs, loc = corners[~inner], confs[~inner], loc[~inner]
         codes, confs = one_per_card(codes, confs)
         xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
         h, w = frame.shape[:2]
@@ -455,5 +475,5 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
 
         f = cfg.face_suit
         face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)),
-                        bool(f.get("fuse", False)))
+                        bool(f.get("fuse", False)), bool(f.get("rank", False)))
     return Recognizer(locator, reader, cfg, outliner, second, face)

@@ -76,7 +76,8 @@ class Preset:
     # the outliner learns from its boxes: (printed scenes, training-style scenes, epochs, lr0);
     # None: no (train_locator.printed_deck_data; models/EXPERIMENTS.md, 2026-12-05)
     locator_real: tuple[int, int, int, float] | None = None
-    # last, the face-suit check (vision/train_face.py): (scenes of each group, epochs); None: no
+    # last, the face network (vision/train_face.py, the whole card: its suit and rank group weigh
+    # and check the readers): (scenes of each group, epochs); None: no
     face_suit: tuple[int, int] | None = None
 
 
@@ -89,16 +90,16 @@ PRESETS = {
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4)),
                     second_reader=(24, 1500), real_tune_scenes=400, real_tune_decks="glyph+real_train_all",
-                    real_tune_shapes=0.25, face_suit=(400, 6)),
+                    real_tune_shapes=0.25, face_suit=(500, 8)),
     # <= 75 min on the 2-core machine alone: run end to end on 2026-12-04 with 14 locator, 10
     # reader and 10 outliner epochs it took 85.4 min, so those became 10, 8 and 6 (65.0 min
     # end to end on 2026-12-05); without printed decks its reader was wrong on 5 of the 13
     # held-out printed cards it read, so the printed-deck step joined it, 200 scenes a group
-    # (69.3 min end to end with it; models/DEFAULT_PRESET.md); the face-suit check (150 scenes a
-    # group, 4 epochs) added 2026-12-05, projected from the 400-scene run at about 2.5 min more
+    # (69.3 min end to end with it; models/DEFAULT_PRESET.md); the face network (200 scenes a
+    # group, 5 epochs) added 2026-12-05, projected from the 500-scene run at about 3.5 min more
     "default": Preset("default", 1200, 150, 300, 10, 8, reader_extra_scenes=600, val_frames=300,
                       outliner_epochs=6, real_tune_scenes=200, real_tune_decks="glyph+real_train_all",
-                      real_tune_shapes=0.25, face_suit=(150, 4)),
+                      real_tune_shapes=0.25, face_suit=(200, 5)),
     # for a GPU or a long night
     "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32,
                    outliner_scenes=6000, outliner_epochs=20, reader_tune_scenes=3000, reader_tune_epochs=6),
@@ -298,7 +299,7 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         stages["real_tune"] = [rt["scenes"], rt["epochs"], rt["decks"]] + (
             [rt["shape_jitter"]] if rt.get("shape_jitter") else [])
 
-    # 5d. the suit from the card's face: a reading it contradicts is withdrawn
+    # 5d. the card's face: its suit and rank group weigh the readers; a reading it contradicts is withdrawn
     if preset.face_suit and "face_suit" not in cal:
         from sueca.vision.train_face import train_face_suit
 
