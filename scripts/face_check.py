@@ -76,9 +76,9 @@ def main(argv: list[str] | None = None) -> int:
             })
             # the check on the true code: every "ruled out" is a right reading withdrawn
             row["check_rules_out_right"] = int(disagrees(codes, p, face.sure, face.doubt, rank=True).sum())
-            # and on the same cards read one rank group off (a reader's typical slip)
-            slipped = [("A23456789"[(RANK_GROUP[c[:-1]] + 1) % 9] if RANK_GROUP[c[:-1]] < 9 else "8") + c[-1]
-                       for c in codes]
+            # and on the same cards read as the next rank group (an 8 as a 9, a 10 or a court as an A)
+            pips = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J")
+            slipped = [pips[(RANK_GROUP[c[:-1]] + 1) % 11].replace("J", "A") + c[-1] for c in codes]
             row["check_catches_rank_slip"] = int(disagrees(slipped, p, face.sure, face.doubt, rank=True).sum())
         print(json.dumps(row), flush=True)
     print(f"{time.time() - t0:.0f} s")

@@ -80,30 +80,24 @@ _GROUP_SIZE = np.bincount(_GROUP_OF[:13])  # ranks per group (1, ..., 1, 3)
 _SUIT_GROUP = _SUIT_OF * len(_GROUP_SIZE) + _GROUP_OF  # each card's (suit, rank group)
 
 
+def _marginal(probs: np.ndarray, group_of: np.ndarray) -> np.ndarray:
+    """(N, G + 1): a whole-card face's (N, 53) probabilities summed by each card's group
+    (``group_of``, 52 ints in 0..G-1), "says nothing" last."""
+    probs = np.asarray(probs, np.float64).reshape(-1, len(CARD_CODES) + 1)
+    onehot = np.eye(int(group_of.max()) + 1)[group_of]
+    return np.column_stack([probs[:, :len(CARD_CODES)] @ onehot, probs[:, len(CARD_CODES):].sum(axis=1)])
+
+
 def suit_of_face(probs: np.ndarray) -> np.ndarray:
     """(N, 5) S H D C and "says nothing" from a face's (N, 5) or whole-card (N, 53) probabilities."""
     probs = np.asarray(probs, np.float64)
-    if probs.shape[-1] == SAYS_NOTHING + 1:
-        return probs
-    k = len(CARD_CODES)
-    out = np.zeros((len(probs), SAYS_NOTHING + 1))
-    for s in range(SAYS_NOTHING):
-        out[:, s] = probs[:, :k][:, _SUIT_OF == s].sum(axis=1)
-    out[:, SAYS_NOTHING] = probs[:, k:].sum(axis=1)
-    return out
+    return probs if probs.shape[-1] == SAYS_NOTHING + 1 else _marginal(probs, _SUIT_OF)
 
 
 def rank_of_face(probs: np.ndarray) -> np.ndarray:
     """(N, 12): the rank groups of :data:`RANK_GROUP` and "says nothing", from a whole-card
     face's (N, 53) probabilities."""
-    probs = np.asarray(probs, np.float64)
-    k = len(CARD_CODES)
-    groups = len(_GROUP_SIZE)
-    out = np.zeros((len(probs), groups + 1))
-    for g in range(groups):
-        out[:, g] = probs[:, :k][:, _GROUP_OF == g].sum(axis=1)
-    out[:, groups] = probs[:, k:].sum(axis=1)
-    return out
+    return _marginal(probs, _GROUP_OF)
 
 
 def weigh(probs: np.ndarray, face: np.ndarray, rank: bool = False) -> np.ndarray:
@@ -127,10 +121,9 @@ def weigh(probs: np.ndarray, face: np.ndarray, rank: bool = False) -> np.ndarray
     if rank and face.shape[1] > SAYS_NOTHING + 1:
         # suit and rank group together, not each on its own: a blurred 2S whose face says
         # "a two" and "spades, a little" must not lend its two to the index's 2C
-        k = len(CARD_CODES)
-        joint = np.bincount(_SUIT_GROUP, weights=face[0, :k], minlength=_SUIT_GROUP.max() + 1)
-        share = np.bincount(_SUIT_GROUP).astype(np.float64) / k
-        w = ((joint + face[0, k:].sum() * share) / share)[_SUIT_GROUP]
+        joint = _marginal(face, _SUIT_GROUP)[0]
+        share = np.bincount(_SUIT_GROUP) / len(CARD_CODES)
+        w = ((joint[:-1] + joint[-1] * share) / share)[_SUIT_GROUP]
     else:
         suit = suit_of_face(face)[0]
         w = 4.0 * (suit[:SAYS_NOTHING] + suit[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
