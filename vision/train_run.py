@@ -90,7 +90,7 @@ PRESETS = {
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4)),
                     second_reader=(24, 1500), real_tune_scenes=400, real_tune_decks="glyph+real_train_all",
-                    real_tune_shapes=0.25, face_suit=(500, 8)),
+                    real_tune_shapes=0.25, face_suit=(1000, 10)),
     # <= 75 min on the 2-core machine alone: run end to end on 2026-12-04 with 14 locator, 10
     # reader and 10 outliner epochs it took 85.4 min, so those became 10, 8 and 6 (65.0 min
     # end to end on 2026-12-05); without printed decks its reader was wrong on 5 of the 13
