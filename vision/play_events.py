@@ -210,18 +210,15 @@ class PlayDetector(Judgement):
             # the uncertain play was read after all
             events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t,
                                         round(tr.identity_confidence, 4)))
-            self._hand_cards.discard(entry.card)
-            self._hand_cards.add(tr.identity)
-            entry.card, entry.uncertain = tr.identity, False
+            self._rename_play(entry, tr.identity)
+            entry.uncertain = False
         if entry is not None and not entry.uncertain and tr.identity and tr.identity != entry.card and \
                 tr.identity not in self._hand_cards and self._read_again_in_place(tr, t, entry):
             # settled on its first frames (blurred as it landed) and now, lying where it
             # was played, read as a card never played: the play was misread, it is corrected
             events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t, round(tr.identity_confidence, 4)))
             self.notices.append((t, f"{entry.card} read again as {tr.identity} where it lay: play corrected"))
-            self._hand_cards.discard(entry.card)
-            self._hand_cards.add(tr.identity)
-            entry.card = tr.identity
+            self._rename_play(entry, tr.identity)
             return self._still_played(tr, t, entry, visible_trick)
         if tr.identity and (entry is None or tr.identity != entry.card) and \
                 tr.identity not in self._hand_cards:
@@ -232,6 +229,11 @@ class PlayDetector(Judgement):
             self._first_rest.pop(tr.id, None)
             return False
         return self._still_played(tr, t, entry, visible_trick)
+
+    def _rename_play(self, entry, card: str) -> None:
+        self._hand_cards.discard(entry.card)
+        self._hand_cards.add(card)
+        entry.card = card
 
     def _read_again_in_place(self, tr: TrackView, t: float, entry) -> bool:
         """Whether ``tr`` has lain where its play ``entry`` was seen, unmoved since the play

@@ -202,10 +202,10 @@ def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | No
     that was read and is larger (their area at most :data:`NESTED_SMALLER` of it) but no
     larger than a card (:data:`CARD_SIZED` times the median area of the read outlines): two boxes
     on one card, kept apart by :func:`same_card_outlines` because the inner one is skewed or
-    small. Cards are all one size, so no card of its own can show there: an inner box unread or read as another code saw the outer card's
-    face cut in the wrong place (a 2S read inside a card read 2C) and goes; one that read
-    the same code goes where it is the less sure of the two (``confs``), else the outer
-    one does. One entry per card.
+    small. Cards are all one size, so no card of its own can show there: an inner box unread
+    or read as another code saw the outer card's face cut in the wrong place (a 2S read
+    inside a card read 2C) and goes; one that read the same code goes where it is the less
+    sure of the two (``confs``), else the outer one does. One entry per card.
 
     >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
     >>> inner = np.array([[8, 6], [66, 10], [62, 90], [4, 86]], np.float32)
@@ -243,7 +243,8 @@ def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | No
     return out
 
 
-__all__ = ["READER_CLASSES", "NESTED", "NESTED_SMALLER", "CARD_SIZED", "nested_in_read", "UNREADABLE_CLASS", "SAME_CARD_IOU", "softmax", "probabilities", "combine_corners",
+__all__ = ["READER_CLASSES", "NESTED", "NESTED_SMALLER", "CARD_SIZED", "nested_in_read", "UNREADABLE_CLASS",
+           "SAME_CARD_IOU", "softmax", "probabilities", "combine_corners",
            "combine_readers",
            "outline_iou",
            "same_place", "same_card_outlines", "one_per_card"]

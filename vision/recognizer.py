@@ -75,9 +75,10 @@ class RecognizerConfig:
     # a second reader (other width, other data) that must read the same card:
     # {"onnx", "pt", "temperature"}; None: the first reader alone
     second_reader: dict | None = None
-    # the suit from the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure",
-    # "doubt", "fuse"}; with "fuse" it weighs the readers' suit, and a reading whose suit it
-    # rules out is withdrawn; None: no face
+    # the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure", "doubt",
+    # "fuse", "classes", "rank"}; with "fuse" it weighs the readers (by its suit, and with "rank"
+    # by its suit and rank group: "classes" "card"), and a reading it rules out is withdrawn;
+    # None: no face
     face_suit: dict | None = None
     info: dict = field(default_factory=dict)
 

@@ -47,10 +47,15 @@ def _face_row(cfg, size_kb: dict) -> str:
     f = cfg.face_suit
     if not f:
         return ""
-    weighed = "; the readers' probabilities are weighed by it first" if f.get("fuse") else ""
-    return (f"| `{f['onnx']}` | small CNN (the reader's, 5 classes): the suit from the whole card's face, or \"says "
-            f"nothing\"; a reading whose suit it gives under {float(f.get('doubt', 0.05)):g}, with another suit "
-            f"at least {float(f.get('sure', 0.5)):g}, is withdrawn{weighed} (`vision/face_suit.py`) | Nx3x72x48 rectified card (BGR) | {size_kb.get(f['onnx'], '?')} KB |\n")
+    card = f.get("classes") == "card"
+    what = ("53 classes): the whole card from its face, or \"says nothing\"; a reading whose suit" +
+            (" or rank group" if f.get("rank") else "") if card else
+            "5 classes): the suit from the whole card's face, or \"says nothing\"; a reading whose suit")
+    weighed = ("; the readers' probabilities are weighed by it first" +
+               (" (suit and rank group together)" if card and f.get("rank") else "")) if f.get("fuse") else ""
+    return (f"| `{f['onnx']}` | small CNN (the reader's, {what} it gives under {float(f.get('doubt', 0.05)):g}, "
+            f"with another at least {float(f.get('sure', 0.5)):g}, is withdrawn{weighed} (`vision/face_suit.py`) "
+            f"| Nx3x72x48 rectified card (BGR) | {size_kb.get(f['onnx'], '?')} KB |\n")
 
 
 def _second_recipe(preset) -> str:
