@@ -6,8 +6,9 @@ interpreter's venv, PyTorch in ``.venv-train`` when it exists.
 
     .venv/bin/python benchmarks/bench_recognition.py [--frames 30] [--threads N]
 
-Also the ONNX Runtime pipeline without the face-suit check and with the first reader alone
-(what each costs).
+ONNX Runtime runs the model's default networks (8-bit where it has them: ``sueca.vision.quantize``),
+then its float networks (``precision="fp32"``), then without the face-suit check and with the
+first reader alone (what each costs).
 Prints, per backend: locator ms (one pass), outline ms, reader ms (crops + CNNs +
 combining), then the whole call two ways: a still image as ``sueca detect`` reads it
 (all second opinions, cards under spreads), and the live camera's call (outline
@@ -51,7 +52,9 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     from sueca.vision.recognizer import load_recognizer
 
     frames = np.load(frames_path)["frames"]
-    rec = load_recognizer(backend="onnx" if backend in ("onnx0", "onnx1") else backend, threads=threads)
+    onnx = backend.startswith("onnx")
+    rec = load_recognizer(backend="onnx" if onnx else backend, threads=threads,
+                          precision="fp32" if backend == "onnx32" else None)
     if backend == "onnx1":  # the first reader alone: what the second reader costs
         rec.second = None
     if backend == "onnx0":  # no face-suit check: what it costs
@@ -92,11 +95,15 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     from sueca.vision.recognizer import default_model_dir
 
     d = default_model_dir()
-    kind = "pt" if backend == "ultralytics" else "onnx"
-    files = [getattr(cfg, f"locator_{kind}"), getattr(cfg, f"reader_{kind}")]
-    files += [cfg.outliner[kind]] if cfg.outliner else []
-    files += [cfg.second_reader[kind]] if cfg.second_reader and rec.second is not None else []
-    files += [cfg.face_suit[kind]] if cfg.face_suit and rec.face is not None else []
+    if onnx:  # the files the sessions were made from (8-bit or float)
+        nets = [rec.locator, rec.reader, rec.outliner.net if rec.outliner else None, rec.second,
+                rec.face.net if rec.face else None]
+        files = [Path(n.session._model_path).name for n in nets if n is not None]
+    else:
+        files = [cfg.locator_pt, cfg.reader_pt]
+        files += [cfg.outliner["pt"]] if cfg.outliner else []
+        files += [cfg.second_reader["pt"]] if cfg.second_reader and rec.second is not None else []
+        files += [cfg.face_suit["pt"]] if cfg.face_suit and rec.face is not None else []
     size = sum((d / f).stat().st_size for f in files)
     return {
         "backend": backend, "frames": len(tot_ms), "cards_per_frame": float(np.mean(ncards)),
@@ -125,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     frames = make_frames(args.frames)
     tmp = Path(tempfile.mkdtemp(prefix="bench_rec_")) / "frames.npz"
     np.savez(tmp, frames=frames)
-    runs = [(sys.executable, "onnx"), (sys.executable, "onnx0"), (sys.executable, "onnx1")]
+    runs = [(sys.executable, "onnx"), (sys.executable, "onnx32"), (sys.executable, "onnx0"), (sys.executable, "onnx1")]
     train_py = ROOT / ".venv-train" / "bin" / "python"
     if train_py.is_file():
         runs.append((str(train_py), "ultralytics"))
@@ -153,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             ("live, cards still ms (median)", "live_still_ms", "{:.1f}"),
             ("live, cards still ms (p90)", "live_still_p90_ms", "{:.1f}"), ("peak RSS MB", "peak_rss_mb", "{:.0f}"),
             ("model files MB", "model_mb", "{:.1f}")]
-    names = {"onnx": "ONNX Runtime", "onnx0": "ONNX, no face", "onnx1": "ONNX, 1 reader", "ultralytics": "PyTorch"}
+    names = {"onnx": "ONNX Runtime", "onnx32": "ONNX float", "onnx0": "ONNX, no face", "onnx1": "ONNX, 1 reader",
+             "ultralytics": "PyTorch"}
     print(f"{'':28}" + "".join(f"{names[r['backend']]:>16}" for r in results))
     for label, key, fmt in rows:
         print(f"{label:28}" + "".join(f"{fmt.format(r[key]):>16}" for r in results))
@@ -162,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'PyTorch / ONNX (frame)':28}{by['ultralytics']['total_ms'] / by['onnx']['total_ms']:>16.2f}")
         print(f"{'PyTorch / ONNX (live, new)':28}"
               f"{by['ultralytics']['live_new_ms'] / by['onnx']['live_new_ms']:>16.2f}")
+    if "onnx" in by and "onnx32" in by:
+        print(f"{'float / 8-bit (frame)':28}{by['onnx32']['total_ms'] / by['onnx']['total_ms']:>16.2f}")
+        if "ultralytics" in by:
+            print(f"{'PyTorch / ONNX float':28}{by['ultralytics']['total_ms'] / by['onnx32']['total_ms']:>16.2f}")
     if "onnx" in by and "onnx1" in by:
         print(f"{'two readers / one (frame)':28}{by['onnx']['total_ms'] / by['onnx1']['total_ms']:>16.2f}")
     return 0

@@ -48,7 +48,7 @@ def simulated_frames(tmp_path, seed: int, dealer: int):
 
 def test_run_no_server_writes_the_record(tmp_path, monkeypatch, capsys):
     sim, frames, src = simulated_frames(tmp_path, seed=42, dealer=2)
-    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 42))
+    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model, precision=None: FrameIndexOracle(frames, 42))
     cal = tmp_path / "cal.json"
     sim.calibration.save(cal)
     out = tmp_path / "record.json"
@@ -75,7 +75,7 @@ def test_run_with_server_feeds_the_dashboard(tmp_path, monkeypatch):
     from sueca.server.store import Store
 
     sim, frames, src = simulated_frames(tmp_path, seed=7, dealer=1)
-    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 7))
+    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model, precision=None: FrameIndexOracle(frames, 7))
     feeds = []
 
     def fake_serve(data_dir, host, port, source=None, **kw):
@@ -102,7 +102,7 @@ def test_run_rules_go_to_the_dashboards_match(tmp_path, monkeypatch):
     from sueca.server.store import Store
 
     sim, frames, src = simulated_frames(tmp_path, seed=7, dealer=1)
-    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model: FrameIndexOracle(frames, 7))
+    monkeypatch.setattr("sueca.commands.run._recognizer", lambda model, precision=None: FrameIndexOracle(frames, 7))
     referees = []
 
     def fake_serve(data_dir, host, port, source=None, setup=None, **kw):
@@ -137,3 +137,36 @@ def test_table_rules_keep_a_match_under_way_and_start_another():
     assert second != first and ref.view().record.rules.target == 7
     old = ref.view(first).record
     assert old.rules.target == 4 and old.hands[0].plays[0].card == Card.parse("AS")
+
+
+def test_run_passes_the_precision_on_and_refuses_a_bad_one(tmp_path, monkeypatch, capsys):
+    sim, frames, src = simulated_frames(tmp_path, seed=5, dealer=0)
+    asked = []
+
+    def recognizer(model, precision=None):
+        asked.append(precision)
+        return FrameIndexOracle(frames, 5)
+
+    monkeypatch.setattr("sueca.commands.run._recognizer", recognizer)
+    cal = tmp_path / "cal.json"
+    sim.calibration.save(cal)
+    assert main(["run", "--source", str(src), "--calibration", str(cal), "--no-server", "--quiet",
+                 "--precision", "fp32"]) == 0
+    assert asked == ["fp32"]
+    monkeypatch.undo()
+    # the real loader: a model folder without 8-bit networks cannot be asked for them
+    import shutil
+
+    from sueca.vision.recognizer import default_model_dir
+
+    m = tmp_path / "model"
+    m.mkdir()
+    for name in ("locator.onnx", "outliner.onnx", "reader.onnx", "reader2.onnx", "face_suit.onnx"):
+        shutil.copyfile(default_model_dir() / name, m / name)
+    cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
+    cfg.pop("int8")
+    (m / "recognizer.json").write_text(json.dumps(cfg))
+    capsys.readouterr()
+    assert main(["run", "--source", str(src), "--calibration", str(cal), "--no-server", "--quiet",
+                 "--model", str(m), "--precision", "int8"]) == 2
+    assert "8-bit" in capsys.readouterr().err

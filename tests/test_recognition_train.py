@@ -39,7 +39,8 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     inst = tmp_path / "installed"
     for name in ("locator.onnx", "outliner.onnx", "reader.onnx", "reader2.onnx", "face_suit.onnx", "recognizer.json",
-                 "metrics.json", "confusion.png", "README.md"):
+                 "metrics.json", "confusion.png", "README.md", "locator.int8.onnx", "outliner.int8.onnx",
+                 "reader.int8.onnx", "reader2.int8.onnx", "face_suit.int8.onnx"):
         assert (inst / name).is_file(), name
     metrics = json.loads((inst / "metrics.json").read_text())
     assert metrics["scenes"] == 4 and 0.0 <= metrics["recall_readable"] <= 1.0
@@ -50,6 +51,7 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     assert rec.outliner is not None and rec.second is not None and rec.face is not None
     assert rec.config.face_suit["learnt"]["groups"][:2] == ["train", "glyph"]
     assert rec.config.second_reader["width"] == 8
+    assert rec.config.int8["default"] and rec.reader.session._model_path.endswith("reader.int8.onnx")
     assert "reader_tuned" in json.loads((work / "reader_calibration.json").read_text())
     assert set(rec.config.info["fetched"]) == {"letele", "textures", "printed_decks"}
     assert "fetch_s" not in json.loads((work / "timings.json").read_text())

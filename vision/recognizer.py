@@ -34,6 +34,7 @@ from sueca.vision.rectify import CropSpec, corner_crops_counted
 _one_per_card = one_per_card  # the name scripts and tests know
 CONFIG_NAME = "recognizer.json"
 BACKENDS = ("onnx", "ultralytics")
+PRECISIONS = ("int8", "fp32")
 
 
 def default_model_dir() -> Path:
@@ -80,6 +81,9 @@ class RecognizerConfig:
     # by its suit and rank group: "classes" "card"), and a reading it rules out is withdrawn;
     # None: no face
     face_suit: dict | None = None
+    # 8-bit copies of the ONNX networks (sueca.vision.quantize): {"files": {network: file},
+    # "default": whether ONNX Runtime loads them unless told otherwise, ...}; None: float only
+    int8: dict | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -103,7 +107,7 @@ class RecognizerConfig:
             flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
             zoom_pass=bool(loc.get("zoom", False)),
             outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
-            info=d.get("info", {}),
+            int8=d.get("int8"), info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -120,6 +124,7 @@ class RecognizerConfig:
                        **({"second": self.second_reader} if self.second_reader else {})},
             **({"outliner": self.outliner} if self.outliner else {}),
             **({"face_suit": self.face_suit} if self.face_suit else {}),
+            **({"int8": self.int8} if self.int8 else {}),
             "info": self.info,
         }
 
@@ -412,13 +417,16 @@ def _subset(located, mask: np.ndarray):
 
 
 def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
-                    threads: int | None = None, model: str | Path | None = None) -> Recognizer:
+                    threads: int | None = None, model: str | Path | None = None,
+                    precision: str | None = None) -> Recognizer:
     """The recognizer of ``model_dir`` (default: the package's ``models/``).
 
     ``backend``: ``"onnx"`` (ONNX Runtime, no torch; the default and the Pi's)
     or ``"ultralytics"`` (PyTorch weights ``locator.pt``/``reader.pt``; needs the
     training extra). ``model`` may name a model folder, its ``recognizer.json``
     or a locator weight file (``.onnx``/``.pt``) whose folder holds the rest.
+    ``precision`` (ONNX Runtime): ``"int8"`` (the 8-bit networks of ``sueca.vision.quantize``),
+    ``"fp32"``, or None: the model's own choice (``int8.default`` in its config).
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
@@ -438,19 +446,29 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
             raise ValueError(f"--model: expected a folder, recognizer.json, .onnx or .pt, got {p}")
     model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
     cfg = RecognizerConfig.load(model_dir)
+    if precision not in (None, *PRECISIONS):
+        raise ValueError(f"unknown precision {precision!r}; choose one of {', '.join(PRECISIONS)}")
+    if precision == "int8" and backend != "onnx":
+        raise ValueError("the 8-bit networks run on ONNX Runtime only (backend onnx)")
     if backend == "onnx":
-        from sueca.vision.onnx_backend import OnnxLocator, OnnxReader
+        from sueca.vision.onnx_backend import OnnxLocator, OnnxOutliner, OnnxReader
 
-        locator = OnnxLocator(locator_file or model_dir / cfg.locator_onnx, cfg.imgsz, cfg.locate_conf,
+        int8 = cfg.int8 or {}
+        if precision is None:
+            precision = "int8" if int8.get("default") else "fp32"
+        if precision == "int8" and not int8.get("files"):
+            raise ValueError(f"{model_dir}: this model has no 8-bit networks (run sueca.vision.quantize)")
+        files = int8.get("files", {}) if precision == "int8" else {}
+
+        def net(name: str, fp32: str) -> Path:
+            return model_dir / files.get(name, fp32)
+
+        locator = OnnxLocator(locator_file or net("locator", cfg.locator_onnx), cfg.imgsz, cfg.locate_conf,
                               cfg.locate_iou, threads)
-        reader = OnnxReader(model_dir / cfg.reader_onnx, threads)
-        second = OnnxReader(model_dir / cfg.second_reader["onnx"], threads) if cfg.second_reader else None
-        face_net = OnnxReader(model_dir / cfg.face_suit["onnx"], threads) if cfg.face_suit else None
-        outline_net = None
-        if cfg.outliner:
-            from sueca.vision.onnx_backend import OnnxOutliner
-
-            outline_net = OnnxOutliner(model_dir / cfg.outliner["onnx"], threads)
+        reader = OnnxReader(net("reader", cfg.reader_onnx), threads)
+        second = OnnxReader(net("reader2", cfg.second_reader["onnx"]), threads) if cfg.second_reader else None
+        face_net = OnnxReader(net("face_suit", cfg.face_suit["onnx"]), threads) if cfg.face_suit else None
+        outline_net = OnnxOutliner(net("outliner", cfg.outliner["onnx"]), threads) if cfg.outliner else None
     else:
         from sueca.vision.torch_backend import TorchLocator, TorchReader
 

@@ -79,18 +79,22 @@ class Preset:
     # last, the face network (vision/train_face.py, the whole card: its suit and rank group weigh
     # and check the readers): (scenes of each group, epochs); None: no
     face_suit: tuple[int, int] | None = None
+    # then 8-bit copies of the ONNX networks (vision/quantize.py), calibrated on the float
+    # recognizer's inputs from this many scenes of each deck group, loaded by default (the
+    # threshold below is chosen with them); 0: float only
+    int8_scenes: int = 0
 
 
 PRESETS = {
     # a few minutes: checks the recipe end to end (weights not useful)
     "smoke": Preset("smoke", 12, 4, 4, 1, 1, jitters=1, reader_extra_scenes=4, batch=4, val_frames=4,
                     outliner_scenes=6, outliner_epochs=1, reader_tune_scenes=4, reader_tune_epochs=1,
-                    second_reader=(8, 2), face_suit=(2, 1)),
+                    second_reader=(8, 2), face_suit=(2, 1), int8_scenes=2),
     # what fits beside other jobs on 2 shared cores in well under an hour
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
                     locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4)),
                     second_reader=(24, 1500), real_tune_scenes=400, real_tune_decks="glyph+real_train_all",
-                    real_tune_shapes=0.25, face_suit=(1000, 10)),
+                    real_tune_shapes=0.25, face_suit=(1000, 10), int8_scenes=40),
     # <= 75 min on the 2-core machine alone: run end to end on 2026-12-04 with 14 locator, 10
     # reader and 10 outliner epochs it took 85.4 min, so those became 10, 8 and 6 (65.0 min
     # end to end on 2026-12-05); without printed decks its reader was wrong on 5 of the 13
@@ -99,7 +103,7 @@ PRESETS = {
     # group, 5 epochs) added 2026-12-05, projected from the 500-scene run at about 3.5 min more
     "default": Preset("default", 1200, 150, 300, 10, 8, reader_extra_scenes=600, val_frames=300,
                       outliner_epochs=6, real_tune_scenes=200, real_tune_decks="glyph+real_train_all",
-                      real_tune_shapes=0.25, face_suit=(200, 5)),
+                      real_tune_shapes=0.25, face_suit=(200, 5), int8_scenes=30),
     # for a GPU or a long night
     "long": Preset("long", 6000, 400, 600, 80, 20, jitters=3, reader_extra_scenes=4000, batch=32,
                    outliner_scenes=6000, outliner_epochs=20, reader_tune_scenes=3000, reader_tune_epochs=6),
@@ -315,6 +319,20 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         cfg = replace(cfg, face_suit=cal["face_suit"])
         stages["face_suit"] = list(preset.face_suit)
 
+    # 5e. 8-bit copies of the networks, for speed (the readings barely move: models/EXPERIMENTS.md)
+    if preset.int8_scenes and "int8" not in cal:
+        from sueca.vision.quantize import quantize_models
+
+        t0 = time.time()
+        (model_dir / "recognizer.json").write_text(json.dumps(cfg.to_dict(), indent=1))
+        cal["int8"] = quantize_models(model_dir, preset.int8_scenes, log)
+        cfg_extra.write_text(json.dumps(cal, indent=2))
+        timings["int8_s"] = time.time() - t0
+        tfile.write_text(json.dumps(timings))
+    if cal.get("int8"):
+        cfg = replace(cfg, int8=cal["int8"])
+        stages["int8"] = preset.int8_scenes
+
     # 6. config; the card threshold is chosen on whole frames of validation scenes
     if cal.get("stages") != stages:  # thresholds chosen with other stages do not hold
         for key in ("pipeline_threshold", "pipeline_val", "video_threshold"):
@@ -368,6 +386,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
             names += [outliner_cfg["onnx"], outliner_cfg["pt"]]
         if cfg.face_suit:
             names += [cfg.face_suit["onnx"], cfg.face_suit["pt"]]
+        if cfg.int8:
+            names += list(cfg.int8["files"].values())
         for name in names:
             shutil.copyfile(model_dir / name, install / name)
         log(f"installed into {install}")

@@ -27,6 +27,8 @@ def register(subparsers) -> None:
                    help="pasta do modelo, recognizer.json, .onnx ou .pt / model folder, config, .onnx or .pt")
     p.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx",
                    help="onnx (por omissão, sem torch) ou ultralytics (PyTorch) / default onnx")
+    p.add_argument("--precision", choices=("int8", "fp32"), default=None,
+                   help="onnx: redes de 8 bits ou float / 8-bit or float networks (default: the model's choice)")
     p.add_argument("--threads", type=int, default=None, help="threads de inferência / inference threads")
     p.add_argument("--all", action="store_true",
                    help="incluir cartas ilegíveis (card null) / include located but unreadable cards")
@@ -71,7 +73,8 @@ def handler(args) -> int:
     from sueca.vision.recognizer import load_recognizer
 
     try:
-        rec = load_recognizer(backend=args.backend, threads=args.threads, model=args.model)
+        rec = load_recognizer(backend=args.backend, threads=args.threads, model=args.model,
+                              precision=args.precision)
     except (FileNotFoundError, ValueError, RuntimeError) as exc:
         print(f"erro / error: {exc}", file=sys.stderr)
         return 2

@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trump", default=None, help="carta de trunfo da primeira mão / first hand's trump card (e.g. 5H)")
     p.add_argument("--rules", default=None, help="variantes em JSON / rules variants as JSON, e.g. '{\"target\": 7}'")
     p.add_argument("--model", default=None, help="pasta dos modelos / model folder (default: packaged weights)")
+    p.add_argument("--precision", choices=("int8", "fp32"), default=None,
+                   help="redes de 8 bits ou float / 8-bit or float networks (default: the model's choice)")
     p.add_argument("--realtime", action="store_true", help="ler ficheiros ao ritmo real / pace files in real time")
     p.add_argument("--fps", type=float, default=None, help="fps de uma pasta de imagens / fps of a folder of frames")
     p.add_argument("--host", default="0.0.0.0")
@@ -68,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
     except CalibrationError as e:
         return _fail(str(e))
     try:
-        recognizer = _recognizer(args.model)
+        recognizer = _recognizer(args.model, args.precision)
     except Exception as e:  # missing weights or runtime: say what, where
         return _fail(f"reconhecedor / recognizer: {e}")
     try:
@@ -86,10 +88,10 @@ def _run(args: argparse.Namespace) -> int:
     return _served(args, source, recognizer, calibration, opts)
 
 
-def _recognizer(model: str | None):
+def _recognizer(model: str | None, precision: str | None = None):
     from sueca.vision.recognizer import load_recognizer
 
-    return load_recognizer(model) if model else load_recognizer()
+    return load_recognizer(model, precision=precision)
 
 
 def _progress_printer(quiet: bool):

@@ -1,0 +1,193 @@
+"""8-bit copies of the recognizer's ONNX networks, for speed on the CPU (recipe step; needs ``onnx``).
+
+Each network's convolutions and dense layers are quantized statically (weights int8 per output
+channel, activations uint8, QDQ format) with ranges measured on the inputs the networks get at
+run time: the float recognizer reads calibration scenes (seeds from :data:`QUANT_SEED0`, which no
+other set uses) of the face network's three deck groups, and every input each network is given
+is kept. What stays in float: each crop's own level normalisation (mean and spread, where a
+shift of one step would move every pixel), and the locator's last layers, whose outputs are
+boxes and angles (see :data:`LOCATOR_FLOAT`).
+
+The 8-bit files sit beside the float ones (``locator.int8.onnx`` ...) and the model's
+``recognizer.json`` names them under ``"int8"``; ``load_recognizer(precision=...)`` picks.
+
+    .venv-train/bin/python -m sueca.vision.quantize models --scenes 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+#: First calibration scene seed; group k starts at QUANT_SEED0 + 50_000 k.
+QUANT_SEED0 = 9_000_000
+GROUPS = ("train", "glyph", "real_train_all")
+#: The networks and their entries in recognizer.json.
+NETWORKS = ("locator", "outliner", "reader", "reader2", "face_suit")
+def locator_float(node: str) -> bool:
+    """Whether a node of the YOLO11-OBB locator stays in float: everything of its head (model.23)
+    but the convolution blocks inside the branches (the branches' last convolutions and the
+    decoding of boxes, angles and scores, where a step of 1/255 of the range moves a box), and
+    the attention's softmax.
+
+    >>> [locator_float(n) for n in ("/model.23/cv2.0/cv2.0.0/conv/Conv", "/model.23/cv2.0/cv2.0.2/Conv",
+    ...                             "/model.23/Concat_3", "/model.4/m.0/cv1/act/Mul")]
+    [False, True, True, False]
+    """
+    if "/attn/Softmax" in node:
+        return True
+    return node.startswith("/model.23/") and "/conv/" not in node and "/act/" not in node
+
+
+def _capture(session, sink: list) -> None:
+    run = session.run
+
+    def kept(outputs, feeds, *a, **k):
+        sink.append(np.array(next(iter(feeds.values()))))
+        return run(outputs, feeds, *a, **k)
+
+    session.run = kept
+
+
+def calibration_inputs(model_dir: str | Path, scenes: int = 40, log=print) -> dict[str, list[np.ndarray]]:
+    """Every input each float network gets while the recognizer reads ``scenes`` scenes of each
+    group (a group not fetched is skipped), still-image calls, by network name."""
+    from sueca.datasets.scene import render_scene
+    from sueca.datasets.styles import resolve_styles
+    from sueca.vision.face_suit import face_crops
+    from sueca.vision.onnx_backend import crops_to_nchw
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.rectify import corner_crops
+
+    rec = load_recognizer(model_dir, backend="onnx", precision="fp32")
+    sinks: dict[str, list] = {n: [] for n in NETWORKS}
+    outliner, face = rec.outliner.net if rec.outliner else None, rec.face.net if rec.face else None
+    for name, net in (("locator", rec.locator), ("outliner", outliner), ("reader", rec.reader),
+                      ("reader2", rec.second), ("face_suit", face)):
+        if net is not None:
+            _capture(net.session, sinks[name])
+    if getattr(rec.locator, "_pair", None) is not None:  # the mirrored pass's session
+        _capture(rec.locator._pair, sinks["locator"])
+    at_true = {n: [] for n in NETWORKS}  # inputs cut at the cards' true outlines
+    for k, group in enumerate(GROUPS):
+        try:
+            names = [s.name for s in resolve_styles(group)]
+        except (FileNotFoundError, KeyError, ValueError) as e:
+            log(f"calibration: group {group} skipped ({e})")
+            continue
+        for seed in range(QUANT_SEED0 + 50_000 * k, QUANT_SEED0 + 50_000 * k + scenes):
+            scene = render_scene(seed, (1280, 960), names)
+            rec(scene.image)
+            quads = [np.asarray(c.corners, np.float32) for c in scene.cards if c.face_up]
+            if quads:
+                q = np.stack(quads)
+                corners = crops_to_nchw(corner_crops(scene.image, q, rec.config.crop))
+                at_true["reader"].append(corners)
+                at_true["reader2"].append(corners)
+                at_true["face_suit"].append(crops_to_nchw(face_crops(scene.image, q)))
+                if rec.outliner is not None:
+                    at_true["outliner"].append(crops_to_nchw(rec.outliner.views(scene.image, q)[1]))
+    # a model that finds or reads little (a short training run) never asks some networks:
+    # their ranges are then measured on inputs cut at the cards' true outlines
+    for name, got in sinks.items():
+        if not got:
+            sinks[name] = at_true[name]
+    return sinks
+
+
+def rebatched(arrays: list[np.ndarray], rows: int = 256) -> list[np.ndarray]:
+    """Calls' inputs (crops, a few per call) regrouped into batches of at most ``rows``.
+
+    >>> [b.shape[0] for b in rebatched([np.zeros((3, 2)), np.zeros((4, 2))], rows=5)]
+    [5, 2]
+    """
+    if not arrays:
+        return []
+    allrows = np.concatenate(arrays)
+    return [allrows[i:i + rows] for i in range(0, len(allrows), rows)]
+
+
+def quantize_network(src: Path, dst: Path, batches: list[np.ndarray], keep_float=None,
+                     op_types: list[str] | None = None) -> None:
+    """Static QDQ quantization of ``src`` into ``dst``, activation ranges from ``batches``
+    (its inputs); ``keep_float(node name)``: the nodes that stay in float; ``op_types``: the
+    operators quantized (None: all ONNX Runtime can)."""
+    import onnx
+    from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    name = onnx.load(str(src)).graph.input[0].name
+    if not batches:
+        raise ValueError(f"{src.name}: no calibration inputs")
+
+    class Feed(CalibrationDataReader):
+        def __init__(self):
+            self.it = iter(batches)
+
+        def get_next(self):
+            x = next(self.it, None)
+            return None if x is None else {name: x}
+
+    pre = dst.with_suffix(".pre.onnx")
+    quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
+    nodes = [n.name for n in onnx.load(str(pre)).graph.node]
+    excluded = [n for n in nodes if keep_float is not None and keep_float(n)]
+    quantize_static(str(pre), str(dst), Feed(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
+                    op_types_to_quantize=op_types, nodes_to_exclude=excluded,
+                    calibrate_method=CalibrationMethod.MinMax)
+    pre.unlink(missing_ok=True)
+
+
+def _entries(cfg: dict) -> dict[str, dict]:
+    """Each network's entry of recognizer.json (where it has one)."""
+    out = {"locator": cfg.get("locator"), "outliner": cfg.get("outliner"), "reader": cfg.get("reader"),
+           "reader2": (cfg.get("reader") or {}).get("second"), "face_suit": cfg.get("face_suit")}
+    return {k: v for k, v in out.items() if v and v.get("onnx")}
+
+
+def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default: bool = True) -> dict:
+    """Write ``<net>.int8.onnx`` beside each float network of ``model_dir`` and name them in its
+    ``recognizer.json`` (``"int8"``; ``default``: ONNX Runtime loads them unless told otherwise);
+    returns that entry."""
+    model_dir = Path(model_dir)
+    t0 = time.time()
+    inputs = calibration_inputs(model_dir, scenes, log)
+    cfg_path = model_dir / "recognizer.json"
+    cfg = json.loads(cfg_path.read_text())
+    files = {}
+    for net, entry in _entries(cfg).items():
+        src = model_dir / entry["onnx"]
+        dst = src.with_name(src.stem + ".int8.onnx")
+        if net == "locator":  # one frame a call
+            quantize_network(src, dst, inputs[net], locator_float)
+        else:
+            quantize_network(src, dst, rebatched(inputs[net]), op_types=["Conv", "Gemm", "MatMul"])
+        files[net] = dst.name
+        log(f"{net}: {len(inputs[net])} calibration calls -> {dst.name} ({dst.stat().st_size // 1024} KB)")
+    cfg = json.loads(cfg_path.read_text())
+    cfg["int8"] = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0, "groups": list(GROUPS),
+                   "method": "static QDQ, per-channel int8 weights, uint8 activations, MinMax ranges; "
+                             "Conv/Gemm/MatMul only; locator head's last layers in float",
+                   "s": round(time.time() - t0)}
+    cfg_path.write_text(json.dumps(cfg, indent=1))
+    return cfg["int8"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("model_dir", type=Path)
+    ap.add_argument("--scenes", type=int, default=40, help="calibration scenes per deck group")
+    ap.add_argument("--not-default", action="store_true", help="keep loading the float networks by default")
+    a = ap.parse_args(argv)
+    print(json.dumps(quantize_models(a.model_dir, a.scenes, default=not a.not_default)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
