@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+COLUMNS = ("onnx", "onnx32", "onnx0", "onnx1", "ultralytics")
 
 
 def make_frames(n: int, seed0: int = 700_000) -> np.ndarray:
@@ -47,13 +48,13 @@ def make_frames(n: int, seed0: int = 700_000) -> np.ndarray:
     return np.stack(frames)
 
 
-def worker(frames_path: str, backend: str, threads: int | None, repeats: int) -> dict:
+def worker(frames_path: str, backend: str, threads: int | None, repeats: int, model: str | None = None) -> dict:
     """Time one backend on the saved frames (runs in a child process)."""
     from sueca.vision.recognizer import load_recognizer
 
     frames = np.load(frames_path)["frames"]
     onnx = backend.startswith("onnx")
-    rec = load_recognizer(backend="onnx" if onnx else backend, threads=threads,
+    rec = load_recognizer(model, backend="onnx" if onnx else backend, threads=threads,
                           precision="fp32" if backend == "onnx32" else None)
     if backend == "onnx1":  # the first reader alone: what the second reader costs
         rec.second = None
@@ -94,7 +95,7 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int) ->
     cfg = rec.config
     from sueca.vision.recognizer import default_model_dir
 
-    d = default_model_dir()
+    d = Path(model) if model else default_model_dir()
     if onnx:  # the files the sessions were made from (8-bit or float)
         nets = [rec.locator, rec.reader, rec.outliner.net if rec.outliner else None, rec.second,
                 rec.face.net if rec.face else None]
@@ -123,26 +124,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--threads", type=int, default=None, help="inference threads (default: runtime's own)")
+    ap.add_argument("--model", default=None, help="model folder (default: the installed models)")
+    ap.add_argument("--columns", nargs="+", default=list(COLUMNS), choices=COLUMNS,
+                    help="onnx (the model's default networks), onnx32 (float), onnx0 (no face), onnx1 "
+                         "(one reader), ultralytics (PyTorch); default all")
     ap.add_argument("--worker", nargs=2, metavar=("FRAMES_NPZ", "BACKEND"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.worker[0], args.worker[1], args.threads, args.repeats)))
+        print(json.dumps(worker(args.worker[0], args.worker[1], args.threads, args.repeats, args.model)))
         return 0
 
     frames = make_frames(args.frames)
     tmp = Path(tempfile.mkdtemp(prefix="bench_rec_")) / "frames.npz"
     np.savez(tmp, frames=frames)
-    runs = [(sys.executable, "onnx"), (sys.executable, "onnx32"), (sys.executable, "onnx0"), (sys.executable, "onnx1")]
+    runs = [(sys.executable, b) for b in ("onnx", "onnx32", "onnx0", "onnx1") if b in args.columns]
     train_py = ROOT / ".venv-train" / "bin" / "python"
-    if train_py.is_file():
-        runs.append((str(train_py), "ultralytics"))
-    else:
-        print("(no .venv-train: PyTorch column skipped)")
+    if "ultralytics" in args.columns:
+        if train_py.is_file():
+            runs.append((str(train_py), "ultralytics"))
+        else:
+            print("(no .venv-train: PyTorch column skipped)")
     results = []
     for py, backend in runs:
         cmd = [py, str(Path(__file__).resolve()), "--worker", str(tmp), backend, "--repeats", str(args.repeats)]
         if args.threads:
             cmd += ["--threads", str(args.threads)]
+        if args.model:
+            cmd += ["--model", str(Path(args.model).resolve())]
         env = dict(os.environ, YOLO_OFFLINE="1")
         out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
         if out.returncode != 0:

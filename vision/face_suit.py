@@ -78,14 +78,25 @@ RANK_GROUP = {**{r: i for i, r in enumerate(("A", "2", "3", "4", "5", "6", "7", 
 _GROUP_OF = np.array([RANK_GROUP[code[:-1]] for code in CARD_CODES])
 _GROUP_SIZE = np.bincount(_GROUP_OF[:13])  # ranks per group (1, ..., 1, 3)
 _SUIT_GROUP = _SUIT_OF * len(_GROUP_SIZE) + _GROUP_OF  # each card's (suit, rank group)
+_SHARE = np.bincount(_SUIT_GROUP) / len(CARD_CODES)  # each (suit, rank group)'s share of the 52
 
 
 def _marginal(probs: np.ndarray, group_of: np.ndarray) -> np.ndarray:
     """(N, G + 1): a whole-card face's (N, 53) probabilities summed by each card's group
     (``group_of``, 52 ints in 0..G-1), "says nothing" last."""
     probs = np.asarray(probs, np.float64).reshape(-1, len(CARD_CODES) + 1)
-    onehot = np.eye(int(group_of.max()) + 1)[group_of]
-    return np.column_stack([probs[:, :len(CARD_CODES)] @ onehot, probs[:, len(CARD_CODES):].sum(axis=1)])
+    return np.column_stack([probs[:, :len(CARD_CODES)] @ _onehot(group_of), probs[:, len(CARD_CODES):].sum(axis=1)])
+
+
+_ONEHOT: dict = {}
+
+
+def _onehot(group_of: np.ndarray) -> np.ndarray:
+    """(52, G) membership matrix of a grouping, made once per grouping (weighed cards are many)."""
+    key = group_of.tobytes()
+    if key not in _ONEHOT:
+        _ONEHOT[key] = np.eye(int(group_of.max()) + 1)[group_of]
+    return _ONEHOT[key]
 
 
 def suit_of_face(probs: np.ndarray) -> np.ndarray:
@@ -117,16 +128,24 @@ def weigh(probs: np.ndarray, face: np.ndarray, rank: bool = False) -> np.ndarray
     >>> bool(np.allclose(weigh(p, np.array([0, 0, 0, 0, 1.0])), p))
     True
     """
+    return weighed_by(probs, face_weights(face, rank))
+
+
+def face_weights(face: np.ndarray, rank: bool = False) -> np.ndarray:
+    """(52,) the factor :func:`weigh` multiplies each card's probability by (one face, made
+    once for all the crops and readers that face weighs)."""
     face = np.asarray(face, np.float64).reshape(1, -1)
     if rank and face.shape[1] > SAYS_NOTHING + 1:
         # suit and rank group together, not each on its own: a blurred 2S whose face says
         # "a two" and "spades, a little" must not lend its two to the index's 2C
         joint = _marginal(face, _SUIT_GROUP)[0]
-        share = np.bincount(_SUIT_GROUP) / len(CARD_CODES)
-        w = ((joint[:-1] + joint[-1] * share) / share)[_SUIT_GROUP]
-    else:
-        suit = suit_of_face(face)[0]
-        w = 4.0 * (suit[:SAYS_NOTHING] + suit[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
+        return ((joint[:-1] + joint[-1] * _SHARE) / _SHARE)[_SUIT_GROUP]
+    suit = suit_of_face(face)[0]
+    return 4.0 * (suit[:SAYS_NOTHING] + suit[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
+
+
+def weighed_by(probs: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Readers' probabilities (k, 53) times card factors ``w`` (52,), normalised again."""
     out = np.array(probs, np.float64, copy=True)
     out[:, :len(_SUIT_OF)] *= w
     return out / out.sum(axis=1, keepdims=True)

@@ -135,8 +135,9 @@ def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: li
                 tried_c.append(q.mean(0))
         if not fresh:
             break
+        # a trial reading a card already seen is dropped: the second reader need not judge it
         read_codes, read_confs = recognizer.read_quads(frame, [q[None] for q, _ in fresh], exact=False,
-                                                       threshold=threshold)
+                                                       threshold=threshold, unwanted=frozenset(seen))
         hits = []
         for (q, k), code, conf in zip(fresh, read_codes, read_confs):
             if code != UNREADABLE and code not in seen:

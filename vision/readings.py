@@ -79,6 +79,26 @@ def combine_corners(probs: np.ndarray, threshold: float) -> tuple[str, float]:
     return CARD_CODES[int(ids[0])], conf
 
 
+def clear_reading(probs: np.ndarray, threshold: float, clear: float = 0.05) -> bool:
+    """Whether corner probabilities (k, 53) read a card at ``threshold`` from a pair whose both
+    corners show an index (each gives "no readable index" under ``clear``): no other outline
+    of the card could read it better.
+
+    >>> p = np.full((2, 53), 0.001); p[:, 5] = 0.99
+    >>> clear_reading(p, 0.98), clear_reading(p, 0.995)
+    (True, False)
+    >>> p[1, 5], p[1, 52] = 0.2, 0.79                    # one corner covered
+    >>> clear_reading(p, 0.98)
+    False
+    """
+    probs = np.asarray(probs, np.float64)
+    code, _ = combine_corners(probs, threshold)
+    if code == UNREADABLE:
+        return False
+    pairs = [probs[i:i + 2] for i in range(0, len(probs), 2)]
+    return any(len(p) == 2 and bool(np.all(p[:, UNREADABLE_CLASS] < clear)) for p in pairs)
+
+
 def combine_readers(probs: list[np.ndarray], threshold: float) -> tuple[str, float]:
     """One card's reading from several readers' corner probabilities (one (k, 53) array each).
 

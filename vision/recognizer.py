@@ -26,10 +26,10 @@ import numpy as np
 
 from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections
-from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, combine_corners,  # noqa: F401
-                                   combine_readers, nested_in_read, one_per_card, probabilities, same_card_outlines,
+from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, clear_reading,  # noqa: F401
+                                   combine_corners, combine_readers, nested_in_read, one_per_card, probabilities, same_card_outlines,
                                    same_place, softmax)
-from sueca.vision.rectify import CropSpec, corner_crops_counted
+from sueca.vision.rectify import CropSpec, corner_orderings, cut_rows
 
 _one_per_card = one_per_card  # the name scripts and tests know
 CONFIG_NAME = "recognizer.json"
@@ -84,6 +84,9 @@ class RecognizerConfig:
     # 8-bit copies of the ONNX networks (sueca.vision.quantize): {"files": {network: file},
     # "default": whether ONNX Runtime loads them unless told otherwise, ...}; None: float only
     int8: dict | None = None
+    # a still image's card whose first outline reads clearly is not read on its other outlines
+    # (Recognizer.read_quads; video keeps its crop memory instead)
+    lazy: bool = False
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -103,7 +106,8 @@ class RecognizerConfig:
             crop=CropSpec.from_dict(rd["crop"]), reader_classes=classes,
             temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
             video_threshold=None if rd.get("video_threshold") is None else float(rd["video_threshold"]),
-            ambiguous=float(rd.get("ambiguous", 0.82)), refine=bool(loc.get("refine", True)),
+            ambiguous=float(rd.get("ambiguous", 0.82)), lazy=bool(rd.get("lazy", False)),
+            refine=bool(loc.get("refine", True)),
             flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
             zoom_pass=bool(loc.get("zoom", False)),
             outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
@@ -120,7 +124,7 @@ class RecognizerConfig:
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "video_threshold": self.video_threshold,
-                       "ambiguous": self.ambiguous,
+                       "ambiguous": self.ambiguous, **({"lazy": True} if self.lazy else {}),
                        **({"second": self.second_reader} if self.second_reader else {})},
             **({"outliner": self.outliner} if self.outliner else {}),
             **({"face_suit": self.face_suit} if self.face_suit else {}),
@@ -144,8 +148,8 @@ class Recognizer:
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
 
     def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
-                   threshold: float | None = None, memo=None, faces: dict | None = None
-                   ) -> tuple[list[str], np.ndarray]:
+                   threshold: float | None = None, memo=None, faces: dict | None = None,
+                   unwanted: set | frozenset = frozenset()) -> tuple[list[str], np.ndarray]:
         """Read the cards outlined by ``quads`` (N, 4, 2): codes and confidences.
 
         ``quads`` may also be a list of (k, 4, 2) candidate outlines per card: each
@@ -156,6 +160,8 @@ class Recognizer:
         ``faces`` (this frame's faces by outline, :meth:`FaceSuit.card_probabilities`): where
         the model's face-suit check fuses, the readers' probabilities are weighed by each
         card's face (looked at on its first candidate) before they are combined.
+        ``unwanted``: codes the caller drops whatever they read; a card the first reader reads
+        as one of them is not asked of the second (it comes back as the first read it).
         """
         cfg = self.config
         per_card = [np.asarray(q, np.float32).reshape(-1, 4, 2) for q in quads]
@@ -163,25 +169,49 @@ class Recognizer:
         flat = [c for cands in per_card for c in cands]
         if not flat:
             return [], np.zeros((0,), np.float32)
-        crops, counts_flat = corner_crops_counted(frame, np.stack(flat), cfg.crop, amb)
-        starts = np.concatenate([[0], np.cumsum(counts_flat)]).astype(int)
+        lazy = cfg.lazy and memo is None and len(flat) > len(per_card)
+        orderings = corner_orderings(np.stack(flat), amb)
+        starts = np.concatenate([[0], np.cumsum([len(o) for o in orderings])]).astype(int)
+        crops = np.zeros((starts[-1], *cfg.crop.shape), np.uint8)
+        edges = np.cumsum([0] + [len(cands) for cands in per_card])  # each card's candidates
+        # lazily, each card's first candidate is cut first; the others where it reads unclearly
+        cut_rows(frame, orderings, cfg.crop, crops, [int(a) for a in edges[:-1]] if lazy else range(len(flat)))
         kept = memo.lookup_all(flat, crops, starts) if memo is not None else [None] * len(flat)
         n_classes = len(cfg.reader_classes)
-        first = probabilities(self.reader, crops, starts, [r.first if r else None for r in kept], cfg.temperature,
-                              n_classes)
         threshold = cfg.threshold if threshold is None else threshold
-        edges = np.cumsum([0] + [len(cands) for cands in per_card])  # each card's candidates
         cand_spans = [range(a, b) for a, b in zip(edges[:-1], edges[1:])]
         spans = [slice(starts[a], starts[b]) for a, b in zip(edges[:-1], edges[1:])]  # ... and its crops
         face = None
         if faces is not None and self.face is not None and self.face.fuse:
-            from sueca.vision.face_suit import weigh
+            from sueca.vision.face_suit import face_weights, weighed_by
 
             face = self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces)
         by_rank = face is not None and self.face.rank
+        weights: dict = {}  # (card, rank): its face's factors, made once
 
         def weighed(p: np.ndarray, i: int, rank: bool = by_rank) -> np.ndarray:  # the memory keeps them unweighed
-            return p if face is None else weigh(p, face[i], rank)
+            if face is None:
+                return p
+            if (i, rank) not in weights:
+                weights[i, rank] = face_weights(face[i], rank)
+            return weighed_by(p, weights[i, rank])
+
+        known_first = [r.first if r else None for r in kept]
+        if lazy:
+            # a card whose first outline reads clearly from both corners is settled there: its
+            # other outlines (grown, a second look's) are not read, by either reader
+            lead = [int(a) for a in edges[:-1]]
+            first = probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes, only=lead)
+            for i, a in enumerate(lead):
+                s = slice(starts[a], starts[a + 1])
+                if len(cand_spans[i]) > 1 and clear_reading(weighed(first[s], i), threshold):
+                    cand_spans[i], spans[i] = range(a, a + 1), s
+            rest = [j for i, a in enumerate(lead) for j in cand_spans[i] if j != a]
+            if rest:
+                cut_rows(frame, orderings, cfg.crop, crops, rest)
+                first += probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes, only=rest)
+        else:
+            first = probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes)
 
         def own(p: np.ndarray, i: int, code: str) -> bool:  # a corner's index reads that rank
             q = weighed(p, i, False)
@@ -196,7 +226,8 @@ class Recognizer:
             codes = [c if c == UNREADABLE or own(first[s], i, c) else UNREADABLE
                      for i, (c, s) in enumerate(zip(codes, spans))]
         # the second reader only where the first read a card: elsewhere the pair reads nothing anyway
-        ask = [i for i, code in enumerate(codes) if code != UNREADABLE] if self.second is not None else []
+        ask = [i for i, code in enumerate(codes) if code != UNREADABLE and code not in unwanted] \
+            if self.second is not None else []
         second, asked = None, [j for i in ask for j in cand_spans[i]]
         if ask:
             known = [r.second if r is not None else None for r in kept]

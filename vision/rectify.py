@@ -141,11 +141,25 @@ def corner_crops(frame: np.ndarray, quads: np.ndarray, spec: CropSpec, ambiguous
 def corner_crops_counted(frame: np.ndarray, quads: np.ndarray, spec: CropSpec,
                          ambiguous: float = 0.0) -> tuple[np.ndarray, list[int]]:
     """:func:`corner_crops` and, per quad, how many of the crops are its own."""
+    orderings = corner_orderings(quads, ambiguous)
+    crops = np.zeros((sum(len(o) for o in orderings), *spec.shape), np.uint8)
+    cut_rows(frame, orderings, spec, crops, range(len(orderings)))
+    return crops, [len(o) for o in orderings]
+
+
+def corner_orderings(quads: np.ndarray, ambiguous: float = 0.0) -> list[list[np.ndarray]]:
+    """Each quad's :func:`portrait_orderings`: the crops :func:`corner_crops` cuts, in order."""
+    return [portrait_orderings(q, ambiguous) for q in np.asarray(quads)]
+
+
+def cut_rows(frame: np.ndarray, orderings: list[list[np.ndarray]], spec: CropSpec, crops: np.ndarray,
+             which) -> None:
+    """Cut the crops of the quads ``which`` (indices into ``orderings``, each quad's
+    :func:`corner_orderings`) into their rows of ``crops`` (in place): a reader asked for
+    some quads only needs no crop of the others."""
     src = _as_input(frame, spec)
-    orderings = [portrait_orderings(q, ambiguous) for q in np.asarray(quads)]
-    crops = [crop_top_left(src, o, spec) for per_quad in orderings for o in per_quad]
-    counts = [len(per_quad) for per_quad in orderings]
-    if not crops:
-        return np.zeros((0, *spec.shape), np.uint8), counts
-    return np.stack(crops), counts
+    starts = np.concatenate([[0], np.cumsum([len(o) for o in orderings])]).astype(int)
+    for j in which:
+        for r, o in enumerate(orderings[j]):
+            crops[starts[j] + r] = crop_top_left(src, o, spec)
 

@@ -257,6 +257,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # a checked cloth): the mirrored frame and patches of card stock, read
                            # at the single-image threshold; refused patches are skipped on video
                            flip_pass=True, stock_pass=True,
+                           # a still image's card read clearly on its first outline is not read on
+                           # its others (synthetic test 933 against 932 read, printed decks 1321
+                           # against 1324, the same wrong ones; 2 ms a frame: models/EXPERIMENTS.md)
+                           lazy=True,
                            # a phone's close-up: cards larger than the locator learnt, found shrunk
                            zoom_pass=True)
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
