@@ -58,6 +58,24 @@ def _face_row(cfg, size_kb: dict) -> str:
             f"| Nx3x72x48 rectified card (BGR) | {size_kb.get(f['onnx'], '?')} KB |\n")
 
 
+def _int8_row(cfg, size_kb: dict) -> str:
+    q = cfg.int8
+    if not q or not q.get("files"):
+        return ""
+    files = q["files"].values()
+    default = "loaded by default" if q.get("default") else "loaded with `precision=\"int8\"`"
+    return (f"| `*.int8.onnx` | 8-bit copies of the networks above (`vision/quantize.py`: static QDQ, ranges from "
+            f"{q.get('scenes_per_group', '?')} calibration scenes a deck group), {default} by ONNX Runtime "
+            f"(`--precision fp32`: the float ones) | as above | {' + '.join(str(size_kb.get(f, '?')) for f in files)} KB |\n")
+
+
+def _int8_recipe(preset) -> str:
+    if not getattr(preset, "int8_scenes", 0):
+        return ""
+    return (f"; then 8-bit copies of the networks, their ranges from {preset.int8_scenes} calibration scenes of each "
+            f"group (`vision/quantize.py`), with which the card threshold is chosen")
+
+
 def _second_recipe(preset) -> str:
     if not getattr(preset, "second_reader", None):
         return ""
@@ -166,7 +184,7 @@ after the other:
 | `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}){_second_opinions(cfg)} | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
 | `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes{_second_look(cfg)}) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
 | `reader.onnx` | small CNN (width {getattr(preset, 'reader_width', 16)}): reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
-{_second_row(cfg, size_kb)}{_face_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
+{_second_row(cfg, size_kb)}{_face_row(cfg, size_kb)}{_int8_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
 | `*.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |
 
 ## Data
@@ -198,7 +216,7 @@ on {getattr(preset, 'reader_tune_scenes', 0)} more scenes (seeds from 3000000), 
 (`sueca train` re-runs itself in `.venv-train` when torch is missing, and first fetches the
 third-party art, cached art kept; `--no-fetch` uses the cache as it is.) Preset **`{preset.name}`**:
 locator {preset.locator_epochs} epochs at imgsz {preset.imgsz}, batch {preset.batch}{ft}; reader {preset.reader_epochs} epochs
-on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes{_second_recipe(preset)}{_face_recipe(preset)}.
+on crops of {preset.train_scenes + preset.reader_extra_scenes} scenes{_second_recipe(preset)}{_face_recipe(preset)}{_int8_recipe(preset)}.
 
 Training time, wall clock per step on this machine (2 x86_64 CPU cores, no GPU, shared with
 other jobs while it ran; figures of the steps as they ran, resumed steps keep their time):
