@@ -6,7 +6,7 @@ run time: the float recognizer reads calibration scenes (seeds from :data:`QUANT
 other set uses) of the face network's three deck groups, and every input each network is given
 is kept. What stays in float: each crop's own level normalisation (mean and spread, where a
 shift of one step would move every pixel), and the locator's last layers, whose outputs are
-boxes and angles (see :data:`LOCATOR_FLOAT`).
+boxes and angles (see :func:`locator_float`).
 
 The 8-bit files sit beside the float ones (``locator.int8.onnx`` ...) and the model's
 ``recognizer.json`` names them under ``"int8"``; ``load_recognizer(precision=...)`` picks.
@@ -178,7 +178,8 @@ def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default:
         files[net] = dst.name
         log(f"{net}: {len(inputs[net])} calibration calls -> {dst.name} ({dst.stat().st_size // 1024} KB)")
     cfg = json.loads(cfg_path.read_text())
-    cfg["int8"] = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0, "groups": list(GROUPS),
+    cfg["int8"] = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0,
+                   "groups": list(GROUPS),
                    "method": "static QDQ, per-channel int8 weights, uint8 activations, MinMax ranges; "
                              "Conv/Gemm/MatMul only; locator head's last layers in float",
                    "s": round(time.time() - t0)}

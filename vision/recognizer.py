@@ -27,8 +27,8 @@ import numpy as np
 from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, clear_reading,  # noqa: F401
-                                   combine_corners, combine_readers, nested_in_read, one_per_card, probabilities, same_card_outlines,
-                                   same_place, softmax)
+                                   combine_corners, combine_readers, nested_in_read, one_per_card, probabilities,
+                                   same_card_outlines, same_place, softmax)
 from sueca.vision.rectify import CropSpec, corner_orderings, cut_rows
 
 _one_per_card = one_per_card  # the name scripts and tests know

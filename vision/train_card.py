@@ -62,11 +62,11 @@ def _int8_row(cfg, size_kb: dict) -> str:
     q = cfg.int8
     if not q or not q.get("files"):
         return ""
-    files = q["files"].values()
+    sizes = " + ".join(str(size_kb.get(f, "?")) for f in q["files"].values())
     default = "loaded by default" if q.get("default") else "loaded with `precision=\"int8\"`"
     return (f"| `*.int8.onnx` | 8-bit copies of the networks above (`vision/quantize.py`: static QDQ, ranges from "
             f"{q.get('scenes_per_group', '?')} calibration scenes a deck group), {default} by ONNX Runtime "
-            f"(`--precision fp32`: the float ones) | as above | {' + '.join(str(size_kb.get(f, '?')) for f in files)} KB |\n")
+            f"(`--precision fp32`: the float ones) | as above | {sizes} KB |\n")
 
 
 def _int8_recipe(preset) -> str:
