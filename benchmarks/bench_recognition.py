@@ -99,7 +99,7 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int, mo
     if onnx:  # the files the sessions were made from (8-bit or float)
         nets = [rec.locator, rec.reader, rec.outliner.net if rec.outliner else None, rec.second,
                 rec.face.net if rec.face else None]
-        files = [Path(n.session._model_path).name for n in nets if n is not None]
+        files = [n.path.name for n in nets if n is not None]
     else:
         files = [cfg.locator_pt, cfg.reader_pt]
         files += [cfg.outliner["pt"]] if cfg.outliner else []

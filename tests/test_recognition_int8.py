@@ -22,8 +22,8 @@ MODELS = default_model_dir()
 pytestmark = pytest.mark.skipif(not (MODELS / "recognizer.json").is_file(), reason="no committed model")
 
 
-def _file(session) -> str:
-    return session._model_path
+def _file(net) -> str:
+    return str(net.path)
 
 
 @pytest.fixture(scope="module")
@@ -36,13 +36,13 @@ def test_committed_model_loads_its_8_bit_networks_by_default():
     assert cfg.int8 and cfg.int8["default"] is True
     assert set(cfg.int8["files"]) == {"locator", "outliner", "reader", "reader2", "face_suit"}
     rec = load_recognizer()
-    assert _file(rec.reader.session).endswith("reader.int8.onnx")
-    assert _file(rec.second.session).endswith("reader2.int8.onnx")
-    assert _file(rec.locator.session).endswith("locator.int8.onnx")
-    assert _file(rec.face.net.session).endswith("face_suit.int8.onnx")
-    assert _file(rec.outliner.net.session).endswith("outliner.int8.onnx")
+    assert _file(rec.reader).endswith("reader.int8.onnx")
+    assert _file(rec.second).endswith("reader2.int8.onnx")
+    assert _file(rec.locator).endswith("locator.int8.onnx")
+    assert _file(rec.face.net).endswith("face_suit.int8.onnx")
+    assert _file(rec.outliner.net).endswith("outliner.int8.onnx")
     fp = load_recognizer(precision="fp32")
-    assert _file(fp.reader.session).endswith("reader.onnx") and _file(fp.locator.session).endswith("locator.onnx")
+    assert _file(fp.reader).endswith("reader.onnx") and _file(fp.locator).endswith("locator.onnx")
     for name in cfg.int8["files"].values():  # 8-bit files are a fraction of the float ones
         assert (MODELS / name).stat().st_size < 0.6 * (MODELS / name.replace(".int8", "")).stat().st_size
 
@@ -89,7 +89,7 @@ def test_a_model_without_8_bit_networks_says_so(tmp_path):
     del cfg["int8"]
     (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
     rec = load_recognizer(tmp_path)  # float by default
-    assert _file(rec.reader.session).endswith("reader.onnx")
+    assert _file(rec.reader).endswith("reader.onnx")
     with pytest.raises(ValueError, match=r"no 8-bit networks.*quantize"):
         load_recognizer(tmp_path, precision="int8")
 

@@ -51,7 +51,7 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     assert rec.outliner is not None and rec.second is not None and rec.face is not None
     assert rec.config.face_suit["learnt"]["groups"][:2] == ["train", "glyph"]
     assert rec.config.second_reader["width"] == 8
-    assert rec.config.int8["default"] and rec.reader.session._model_path.endswith("reader.int8.onnx")
+    assert rec.config.int8["default"] and rec.reader.path.name == "reader.int8.onnx"
     assert "reader_tuned" in json.loads((work / "reader_calibration.json").read_text())
     assert set(rec.config.info["fetched"]) == {"letele", "textures", "printed_decks"}
     assert "fetch_s" not in json.loads((work / "timings.json").read_text())

@@ -81,34 +81,32 @@ _SUIT_GROUP = _SUIT_OF * len(_GROUP_SIZE) + _GROUP_OF  # each card's (suit, rank
 _SHARE = np.bincount(_SUIT_GROUP) / len(CARD_CODES)  # each (suit, rank group)'s share of the 52
 
 
-def _marginal(probs: np.ndarray, group_of: np.ndarray) -> np.ndarray:
+def _members(group_of: np.ndarray) -> np.ndarray:
+    """(52, G) membership matrix of a grouping of the cards (``group_of``: 52 ints in 0..G-1)."""
+    return np.eye(int(group_of.max()) + 1)[group_of]
+
+
+#: The three groupings' memberships, made once (a frame weighs many crop sets).
+_BY_SUIT, _BY_GROUP, _BY_SUIT_GROUP = _members(_SUIT_OF), _members(_GROUP_OF), _members(_SUIT_GROUP)
+
+
+def _marginal(probs: np.ndarray, members: np.ndarray) -> np.ndarray:
     """(N, G + 1): a whole-card face's (N, 53) probabilities summed by each card's group
-    (``group_of``, 52 ints in 0..G-1), "says nothing" last."""
+    (``members``: a grouping's (52, G) membership matrix), "says nothing" last."""
     probs = np.asarray(probs, np.float64).reshape(-1, len(CARD_CODES) + 1)
-    return np.column_stack([probs[:, :len(CARD_CODES)] @ _onehot(group_of), probs[:, len(CARD_CODES):].sum(axis=1)])
-
-
-_ONEHOT: dict = {}
-
-
-def _onehot(group_of: np.ndarray) -> np.ndarray:
-    """(52, G) membership matrix of a grouping, made once per grouping (weighed cards are many)."""
-    key = group_of.tobytes()
-    if key not in _ONEHOT:
-        _ONEHOT[key] = np.eye(int(group_of.max()) + 1)[group_of]
-    return _ONEHOT[key]
+    return np.column_stack([probs[:, :len(CARD_CODES)] @ members, probs[:, len(CARD_CODES):].sum(axis=1)])
 
 
 def suit_of_face(probs: np.ndarray) -> np.ndarray:
     """(N, 5) S H D C and "says nothing" from a face's (N, 5) or whole-card (N, 53) probabilities."""
     probs = np.asarray(probs, np.float64)
-    return probs if probs.shape[-1] == SAYS_NOTHING + 1 else _marginal(probs, _SUIT_OF)
+    return probs if probs.shape[-1] == SAYS_NOTHING + 1 else _marginal(probs, _BY_SUIT)
 
 
 def rank_of_face(probs: np.ndarray) -> np.ndarray:
     """(N, 12): the rank groups of :data:`RANK_GROUP` and "says nothing", from a whole-card
     face's (N, 53) probabilities."""
-    return _marginal(probs, _GROUP_OF)
+    return _marginal(probs, _BY_GROUP)
 
 
 def weigh(probs: np.ndarray, face: np.ndarray, rank: bool = False) -> np.ndarray:
@@ -138,7 +136,7 @@ def face_weights(face: np.ndarray, rank: bool = False) -> np.ndarray:
     if rank and face.shape[1] > SAYS_NOTHING + 1:
         # suit and rank group together, not each on its own: a blurred 2S whose face says
         # "a two" and "spades, a little" must not lend its two to the index's 2C
-        joint = _marginal(face, _SUIT_GROUP)[0]
+        joint = _marginal(face, _BY_SUIT_GROUP)[0]
         return ((joint[:-1] + joint[-1] * _SHARE) / _SHARE)[_SUIT_GROUP]
     suit = suit_of_face(face)[0]
     return 4.0 * (suit[:SAYS_NOTHING] + suit[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]

@@ -194,6 +194,7 @@ class OnnxLocator:
 
     def __init__(self, path: str | Path, imgsz: tuple[int, int], conf: float = 0.35, iou: float = 0.5,
                  threads: int | None = None):
+        self.path = Path(path)  # the network file (float or 8-bit)
         self.session = make_session(path, threads)
         self.input_name = self.session.get_inputs()[0].name
         self.imgsz = tuple(int(v) for v in imgsz)
@@ -206,6 +207,11 @@ class OnnxLocator:
         self._pair = make_session(path, max(1, cores // 2)) if cores >= 2 else None
         # its thread starts at the first mirrored pass
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="sueca-locator") if self._pair is not None else None
+
+    @property
+    def sessions(self) -> tuple:
+        """The ONNX Runtime sessions it runs: the frame's, and the mirrored pass's where it has one."""
+        return (self.session,) if self._pair is None else (self.session, self._pair)
 
     def raw(self, frame: np.ndarray) -> tuple[np.ndarray, Letterbox]:
         blob, lb = letterbox(frame, self.imgsz)
@@ -245,6 +251,7 @@ class OnnxReader:
     """Index reader on ONNX Runtime: (N, H, W[, 3]) uint8 crops -> (N, C) logits."""
 
     def __init__(self, path: str | Path, threads: int | None = None):
+        self.path = Path(path)  # the network file (float or 8-bit)
         self.session = make_session(path, threads)
         self.input_name = self.session.get_inputs()[0].name
 

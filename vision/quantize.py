@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -71,14 +72,15 @@ def calibration_inputs(model_dir: str | Path, scenes: int = 40, log=print) -> di
     from sueca.vision.rectify import corner_crops
 
     rec = load_recognizer(model_dir, backend="onnx", precision="fp32")
+    # every outline read, as on video: the ranges cover all the crops a reader can be given
+    rec.config = replace(rec.config, lazy=False)
     sinks: dict[str, list] = {n: [] for n in NETWORKS}
+    for session in rec.locator.sessions:  # the frame's and the mirrored pass's
+        _capture(session, sinks["locator"])
     outliner, face = rec.outliner.net if rec.outliner else None, rec.face.net if rec.face else None
-    for name, net in (("locator", rec.locator), ("outliner", outliner), ("reader", rec.reader),
-                      ("reader2", rec.second), ("face_suit", face)):
+    for name, net in (("outliner", outliner), ("reader", rec.reader), ("reader2", rec.second), ("face_suit", face)):
         if net is not None:
             _capture(net.session, sinks[name])
-    if getattr(rec.locator, "_pair", None) is not None:  # the mirrored pass's session
-        _capture(rec.locator._pair, sinks["locator"])
     at_true = {n: [] for n in NETWORKS}  # inputs cut at the cards' true outlines
     for k, group in enumerate(GROUPS):
         try:
