@@ -142,6 +142,16 @@ def face_weights(face: np.ndarray, rank: bool = False) -> np.ndarray:
     return 4.0 * (suit[:SAYS_NOTHING] + suit[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
 
 
+def max_face_weight(rank: bool = False) -> float:
+    """The largest factor :func:`face_weights` gives a card: 4 by the suit alone (a face sure
+    of one suit), 52 by suit and rank group (sure of a one-card group: 1 / its share of 52).
+
+    >>> max_face_weight(), max_face_weight(True)
+    (4.0, 52.0)
+    """
+    return float(1.0 / _SHARE.min()) if rank else 4.0
+
+
 def weighed_by(probs: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Readers' probabilities (k, 53) times card factors ``w`` (52,), normalised again."""
     out = np.array(probs, np.float64, copy=True)

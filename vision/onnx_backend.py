@@ -217,15 +217,17 @@ class OnnxLocator:
         blob, lb = letterbox(frame, self.imgsz)
         return self.session.run(None, {self.input_name: blob})[0], lb
 
-    def __call__(self, frame: np.ndarray) -> Located:
+    def __call__(self, frame: np.ndarray, conf: float | None = None) -> Located:
+        """The cards of ``frame``; ``conf``: the score they need, instead of ``self.conf``."""
         out, lb = self.raw(frame)
-        return decode_obb(out, lb, self.conf, self.iou)
+        return decode_obb(out, lb, self.conf if conf is None else conf, self.iou)
 
-    def both(self, frame: np.ndarray, resized: np.ndarray | None = None) -> tuple[Located, Located]:
+    def both(self, frame: np.ndarray, resized: np.ndarray | None = None,
+             conf: float | None = None) -> tuple[Located, Located]:
         """The cards of ``frame`` and those of its left-right mirror image, in the mirror's
         pixels (as ``self(cv2.flip(frame, 1))``), from one letterbox: the mirrored input is
         the letterboxed frame's columns reversed, its padding mirrored with it. ``resized``:
-        see :func:`letterbox`."""
+        see :func:`letterbox`; ``conf``: as for :meth:`__call__`."""
         blob, lb = letterbox(frame, self.imgsz, resized)
         mirrored = np.ascontiguousarray(blob[..., ::-1])
         if self._pair is None:
@@ -237,7 +239,8 @@ class OnnxLocator:
             out_m = side.result()[0]
         nw = frame.shape[1] * lb.gain
         lb_m = Letterbox(lb.gain, float(self.imgsz[1] - nw - lb.pad_x), lb.pad_y)
-        return decode_obb(out, lb, self.conf, self.iou), decode_obb(out_m, lb_m, self.conf, self.iou)
+        conf = self.conf if conf is None else conf
+        return decode_obb(out, lb, conf, self.iou), decode_obb(out_m, lb_m, conf, self.iou)
 
 
 def crops_to_nchw(crops: np.ndarray) -> np.ndarray:

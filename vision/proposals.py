@@ -128,30 +128,40 @@ def zoomed_out(locator, frame: np.ndarray, factor: float = ZOOM_OUT) -> tuple[np
 
 
 def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, iou: float,
-                         zoom: bool = False) -> tuple:
+                         zoom: bool = False, faint: float | None = None, faint_max: int = 0) -> tuple:
     """``locator(frame)``'s cards, plus those of the second opinions switched on (``flip``:
     the locator on the left-right mirrored frame; ``stock``: :func:`card_stock`; ``zoom``:
-    :func:`zoomed_out`, only where nothing was found or a box is :data:`BIG_CARD` long)
-    that overlap none found before by more than ``iou`` (probabilistic IoU, as the
-    locator's NMS). Returns (Located, mask of the added boxes)."""
-    from sueca.vision.onnx_backend import Located, probiou_matrix, rbox_corners
+    :func:`zoomed_out`, only where nothing was found or a box is :data:`BIG_CARD` long;
+    ``faint``: the locator's own boxes scored from ``faint`` up to its threshold, from either
+    pass, at most ``faint_max`` of them, best first) that overlap none found before by more
+    than ``iou`` (probabilistic IoU, as the locator's NMS). Returns (Located, mask of the
+    added boxes)."""
+    from sueca.vision.onnx_backend import Located, nms_rotated, probiou_matrix, rbox_corners
 
+    low = faint if faint is not None and faint_max > 0 and faint < locator.conf else None
+    kw = {} if low is None else {"conf": low}
     # one shrink of the frame for the card stock pass and the locator's letterbox (2 ms at 1280x960)
     small = shrunk(frame) if stock else None
     if flip and hasattr(locator, "both"):  # one letterbox for both passes (ONNX Runtime)
-        located, mirrored = locator.both(frame, small) if small is not None else locator.both(frame)
+        located, mirrored = locator.both(frame, small, **kw) if small is not None else locator.both(frame, **kw)
     else:
-        located = locator(frame)
+        located = locator(frame, **kw)
         # cv2.flip: numpy copies a reversed-stride frame ten times slower (9 ms at 1280x960)
-        mirrored = locator(cv2.flip(frame, 1)) if flip else None
+        mirrored = locator(cv2.flip(frame, 1), **kw) if flip else None
+    faint_boxes = []
+    if low is not None:
+        # NMS keeps the same strong boxes at any lower threshold: only the faint ones are new
+        located, weak = _split(located, locator.conf)
+        faint_boxes.append(weak)
     boxes = [np.asarray(located.rboxes, np.float32).reshape(-1, 5)]
     scores = [np.asarray(located.scores, np.float32)]
     extra = []
     if flip:
-        rb = np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5).copy()
-        rb[:, 0] = frame.shape[1] - rb[:, 0]
-        rb[:, 4] = -rb[:, 4]  # a mirrored box turns the other way
-        extra.append((rb, np.asarray(mirrored.scores, np.float32)))
+        if low is not None:
+            mirrored, weak = _split(mirrored, locator.conf)
+            faint_boxes.append(_unmirrored(weak, frame.shape[1]))
+        extra.append(_unmirrored((np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5),
+                                  np.asarray(mirrored.scores, np.float32)), frame.shape[1]))
     if stock:
         rb = card_stock(frame, small)
         extra.append((rb, np.zeros(len(rb), np.float32)))
@@ -159,6 +169,11 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
         found = np.concatenate([boxes[0]] + [rb for rb, _ in extra])
         if not len(found) or float(found[:, 2:4].max()) >= BIG_CARD * min(frame.shape[:2]):
             extra.insert(0, zoomed_out(locator, frame))
+    if faint_boxes:
+        rb = np.concatenate([b for b, _ in faint_boxes])
+        sc = np.concatenate([s for _, s in faint_boxes])
+        best = nms_rotated(rb, sc, iou)[:faint_max]  # both passes' boxes of one card are one
+        extra.append((rb[best], sc[best]))
     first = len(scores[0])
     for rb, sc in extra:
         if not len(rb):
@@ -171,6 +186,24 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
         return located, np.zeros(first, bool)
     rb = np.concatenate(boxes)
     return Located(rb, rbox_corners(rb), np.concatenate(scores)), np.arange(len(rb)) >= first
+
+
+def _split(located, conf: float) -> tuple:
+    """(the boxes scored ``conf`` or more as a Located, (rboxes, scores) of the others)."""
+    from sueca.vision.onnx_backend import Located
+
+    sc = np.asarray(located.scores, np.float32)
+    rb = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
+    strong = sc > conf  # as the locator's own decoding
+    return Located(rb[strong], np.asarray(located.corners)[strong], sc[strong]), (rb[~strong], sc[~strong])
+
+
+def _unmirrored(found: tuple, width: int) -> tuple:
+    """(rboxes, scores) found on the left-right mirrored frame, in the frame's own pixels."""
+    rb = found[0].copy()
+    rb[:, 0] = width - rb[:, 0]
+    rb[:, 4] = -rb[:, 4]  # a mirrored box turns the other way
+    return rb, found[1]
 
 
 __all__ = ["BIG_CARD", "ZOOM_OUT", "shrunk", "card_stock", "zoomed_out", "with_second_opinions"]

@@ -79,6 +79,29 @@ def combine_corners(probs: np.ndarray, threshold: float) -> tuple[str, float]:
     return CARD_CODES[int(ids[0])], conf
 
 
+def could_read(probs: np.ndarray, weight: float, threshold: float) -> bool:
+    """Whether corner probabilities (k, 53) could read a card at ``threshold`` once each card's
+    probability is multiplied by at most ``weight`` and normalised again (a face's weights,
+    :func:`sueca.vision.face_suit.max_face_weight`). A crop's best card p against its "no
+    readable index" u reaches at most weight p / (weight p + u).
+
+    >>> p = np.full((2, 53), 0.0001); p[:, 52] = 0.99   # a box on the cloth
+    >>> could_read(p, 52.0, 0.98), could_read(p, 52.0, 0.0)
+    (False, True)
+    >>> p[0, 5], p[0, 52] = 0.5, 0.49                    # an index half read
+    >>> could_read(p, 52.0, 0.98), could_read(p, 1.0, 0.98)
+    (True, False)
+    """
+    probs = np.asarray(probs, np.float64).reshape(-1, probs.shape[-1])
+    if threshold <= 0.0:
+        return len(probs) > 0
+    if threshold >= 1.0:
+        return False
+    best = probs[:, :UNREADABLE_CLASS].max(axis=1)
+    # a hair of slack: the bound must never call readable what floating point would read
+    return bool(np.any(weight * 1.001 * best * (1.0 - threshold) >= threshold * probs[:, UNREADABLE_CLASS]))
+
+
 def clear_reading(probs: np.ndarray, threshold: float, clear: float = 0.05) -> bool:
     """Whether corner probabilities (k, 53) read a card at ``threshold`` from a pair whose both
     corners show an index (each gives "no readable index" under ``clear``): no other outline
@@ -217,7 +240,7 @@ CARD_SIZED = 1.25
 
 
 def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | None = None,
-                   frac: float = NESTED) -> np.ndarray:
+                   frac: float = NESTED, under: np.ndarray | None = None) -> np.ndarray:
     """Mask of the boxes that lie (by at least ``frac`` of their own area) inside an outline
     that was read and is larger (their area at most :data:`NESTED_SMALLER` of it) but no
     larger than a card (:data:`CARD_SIZED` times the median area of the read outlines): two boxes
@@ -225,7 +248,9 @@ def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | No
     small. Cards are all one size, so no card of its own can show there: an inner box unread
     or read as another code saw the outer card's face cut in the wrong place (a 2S read
     inside a card read 2C) and goes; one that read the same code goes where it is the less
-    sure of the two (``confs``), else the outer one does. One entry per card.
+    sure of the two (``confs``), else the outer one does. One entry per card. ``under``: a mask
+    of outlines found under other cards (a fanned spread's): the cards on top show inside
+    them, so they hold no box.
 
     >>> q = np.array([[0, 0], [70, 0], [70, 100], [0, 100]], np.float32)
     >>> inner = np.array([[8, 6], [66, 10], [62, 90], [4, 86]], np.float32)
@@ -236,6 +261,8 @@ def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | No
     >>> nested_in_read(np.stack([q, inner]), ["2C", "2C"], np.array([0.98, 0.99])).tolist()
     [True, False]
     >>> nested_in_read(np.stack([q, q + [0, 12]]), ["2C", "2S"]).tolist()  # a tight fan's cards
+    [False, False]
+    >>> nested_in_read(np.stack([q, inner]), ["2C", "2S"], under=np.array([True, False])).tolist()
     [False, False]
     """
     import cv2
@@ -249,7 +276,7 @@ def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | No
     # is no card's own: what lies inside it may well be a card
     card = float(np.median(read)) if read else 0.0
     for j, code in enumerate(codes):
-        if code == UNREADABLE or out[j] or areas[j] > CARD_SIZED * card:
+        if code == UNREADABLE or out[j] or areas[j] > CARD_SIZED * card or (under is not None and under[j]):
             continue
         for i in range(len(quads)):
             if i == j or out[i] or areas[i] <= 0 or areas[i] > NESTED_SMALLER * areas[j]:
@@ -264,6 +291,7 @@ def nested_in_read(corners: np.ndarray, codes: list[str], confs: np.ndarray | No
 
 
 __all__ = ["READER_CLASSES", "NESTED", "NESTED_SMALLER", "CARD_SIZED", "nested_in_read", "UNREADABLE_CLASS",
+           "could_read", "clear_reading",
            "SAME_CARD_IOU", "softmax", "probabilities", "combine_corners",
            "combine_readers",
            "outline_iou",

@@ -27,8 +27,8 @@ import numpy as np
 from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, clear_reading,  # noqa: F401
-                                   combine_corners, combine_readers, nested_in_read, one_per_card, probabilities,
-                                   same_card_outlines, same_place, softmax)
+                                   combine_corners, combine_readers, could_read, nested_in_read, one_per_card,
+                                   probabilities, same_card_outlines, same_place, softmax)
 from sueca.vision.rectify import CropSpec, corner_orderings, cut_rows
 
 _one_per_card = one_per_card  # the name scripts and tests know
@@ -71,6 +71,10 @@ class RecognizerConfig:
     stock_pass: bool = False
     # also locate on the frame shrunk three times, where its cards are larger than the locator learnt
     zoom_pass: bool = False
+    # also the locator's own boxes scored from faint_conf up to locate_conf, at most faint_max a
+    # frame, best first: a second opinion as the mirrored pass's (None / 0: off)
+    faint_conf: float | None = None
+    faint_max: int = 0
     # the learned outline stage (sueca.vision.outliner); None: classical refinement only
     outliner: dict | None = None
     # a second reader (other width, other data) that must read the same card:
@@ -110,6 +114,8 @@ class RecognizerConfig:
             refine=bool(loc.get("refine", True)),
             flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
             zoom_pass=bool(loc.get("zoom", False)),
+            faint_conf=None if loc.get("faint") is None else float(loc["faint"]["conf"]),
+            faint_max=0 if loc.get("faint") is None else int(loc["faint"]["max"]),
             outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
             int8=d.get("int8"), info=d.get("info", {}),
         )
@@ -120,7 +126,9 @@ class RecognizerConfig:
                         "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine,
                         **({"flip": True} if self.flip_pass else {}),
                         **({"stock": True} if self.stock_pass else {}),
-                        **({"zoom": True} if self.zoom_pass else {})},
+                        **({"zoom": True} if self.zoom_pass else {}),
+                        **({"faint": {"conf": self.faint_conf, "max": self.faint_max}}
+                           if self.faint_conf is not None else {})},
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "video_threshold": self.video_threshold,
@@ -181,20 +189,34 @@ class Recognizer:
         threshold = cfg.threshold if threshold is None else threshold
         cand_spans = [range(a, b) for a, b in zip(edges[:-1], edges[1:])]
         spans = [slice(starts[a], starts[b]) for a, b in zip(edges[:-1], edges[1:])]  # ... and its crops
-        face = None
-        if faces is not None and self.face is not None and self.face.fuse:
-            from sueca.vision.face_suit import face_weights, weighed_by
+        fuse = faces is not None and self.face is not None and self.face.fuse
+        face: list | None = None  # each card's face, where looked at
+        if fuse:
+            from sueca.vision.face_suit import face_weights, max_face_weight, weighed_by
 
-            face = self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces)
-        by_rank = face is not None and self.face.rank
+            if memo is None:
+                # a still image looks only at the faces of cards the first reader could read once
+                # weighed: a box on the cloth is read as nothing whatever its face says
+                face = [None] * len(per_card)
+            else:  # video keeps every card's face with its crops
+                face = list(self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces))
+        by_rank = fuse and self.face.rank
         weights: dict = {}  # (card, rank): its face's factors, made once
 
         def weighed(p: np.ndarray, i: int, rank: bool = by_rank) -> np.ndarray:  # the memory keeps them unweighed
-            if face is None:
+            if face is None or face[i] is None:
                 return p
             if (i, rank) not in weights:
                 weights[i, rank] = face_weights(face[i], rank)
             return weighed_by(p, weights[i, rank])
+
+        def look(cards: list[int], rows: list[slice]) -> None:  # faces of the cards that could read
+            want = [i for i, r in zip(cards, rows)
+                    if face[i] is None and could_read(first[r], max_face_weight(by_rank), threshold)]
+            if want:
+                for i, p in zip(want, self.face.card_probabilities(frame, [flat[edges[i]] for i in want],
+                                                                   None, faces)):
+                    face[i] = p
 
         known_first = [r.first if r else None for r in kept]
         if lazy:
@@ -202,6 +224,8 @@ class Recognizer:
             # other outlines (grown, a second look's) are not read, by either reader
             lead = [int(a) for a in edges[:-1]]
             first = probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes, only=lead)
+            if fuse and memo is None:
+                look(list(range(len(lead))), [slice(starts[a], starts[a + 1]) for a in lead])
             for i, a in enumerate(lead):
                 s = slice(starts[a], starts[a + 1])
                 if len(cand_spans[i]) > 1 and clear_reading(weighed(first[s], i), threshold):
@@ -212,6 +236,8 @@ class Recognizer:
                 first += probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes, only=rest)
         else:
             first = probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes)
+        if fuse and memo is None:
+            look(list(range(len(per_card))), spans)
 
         def own(p: np.ndarray, i: int, code: str) -> bool:  # a corner's index reads that rank
             q = weighed(p, i, False)
@@ -299,7 +325,7 @@ class Recognizer:
             out.append((q, np.concatenate([cands, grown(cands, 1.12)])))
         return out
 
-    def locate(self, frame: np.ndarray) -> tuple:
+    def locate(self, frame: np.ndarray, faint: bool = True) -> tuple:
         """The located cards and a mask of those only a second opinion found.
 
         The learned locator can score a lone card with little print (an ace on a
@@ -312,13 +338,17 @@ class Recognizer:
         or a found box is large (:func:`sueca.vision.proposals.zoomed_out`). Their
         boxes that overlap a box already found by the locator's NMS IoU are dropped;
         the others are added, and :meth:`__call__` keeps an added card only where
-        it is read at the single-image threshold.
+        it is read at the single-image threshold. A fourth, ``faint_conf`` /
+        ``faint_max``: the locator's own best boxes scored under its threshold (a card
+        partly covered), where ``faint``; video asks without them (a card found late
+        there is a play put out of order, where a card never found is asked of the
+        referee).
         """
         from sueca.vision.proposals import with_second_opinions
 
         cfg = self.config
         return with_second_opinions(self.locator, frame, cfg.flip_pass, cfg.stock_pass, cfg.locate_iou,
-                                    cfg.zoom_pass)
+                                    cfg.zoom_pass, cfg.faint_conf if faint else None, cfg.faint_max)
 
     def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
                      threshold: float | None, added: np.ndarray, candidates: list | None = None,
@@ -360,7 +390,7 @@ class Recognizer:
         memo = getattr(memory, "crops", None)
         if memo is not None:
             memo.next_frame()
-        located, added = self.locate(frame)
+        located, added = self.locate(frame) if memory is None else self.locate(frame, faint=False)
         refused = getattr(memory, "refused", None)
         if refused is not None and added.any():
             from sueca.vision.still import skip_refused
@@ -378,10 +408,13 @@ class Recognizer:
         rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
         # the memory sees the locator's own boxes only: a second opinion's box leaves no trace
         # unless it is read, and then it is found again next frame anyway
-        corners, candidates = self.outlines(frame, _subset(located, ~added), memory if not added.all() else None)
-        if added.any():
-            more, more_candidates = self.outlines(frame, _subset(located, added))
-            corners, candidates = np.concatenate([corners, more]), candidates + more_candidates
+        if memory is None:  # the second opinions' boxes come last: one outliner batch for all
+            corners, candidates = self.outlines(frame, located)
+        else:
+            corners, candidates = self.outlines(frame, _subset(located, ~added), memory if not added.all() else None)
+            if added.any():
+                more, more_candidates = self.outlines(frame, _subset(located, added))
+                corners, candidates = np.concatenate([corners, more]), candidates + more_candidates
         loc = located.scores.astype(np.float32)
         if self.outliner is not None:
             # two boxes on one card (a sleeve across it, a pile's edge) end on the same outline;
@@ -413,6 +446,7 @@ class Recognizer:
             corners, codes, confs = corners[keep], [c for c, k in zip(codes, keep) if k], confs[keep]
         if refusal is not None:
             refusal.done(refused_now, rboxes)
+        under = None  # the cards found under a fanned spread
         if memory is None and (self.config.outliner or {}).get("spreads"):
             # cards under a fanned spread, at the single-image threshold as a second opinion's;
             # not on video, where each card was read on top when it was played
@@ -429,7 +463,9 @@ class Recognizer:
                 corners = np.concatenate([corners[stay], more])
                 codes = [c for c, k in zip(codes, stay) if k] + more_codes
                 confs, loc = np.concatenate([confs[stay], more_confs]), np.concatenate([loc[stay], more_confs])
-        inner = nested_in_read(corners, codes, confs)
+                under = np.arange(len(codes)) >= len(codes) - len(more_codes)
+        # a spread's card lies under others, which show inside its outline
+        inner = nested_in_read(corners, codes, confs, under=under)
         if inner.any():  # a second box inside a read card: that card's face, cut elsewhere
             codes = [c for c, k in zip(codes, inner) if not k]
             corners, confs, loc = corners[~inner], confs[~inner], loc[~inner]

@@ -58,9 +58,10 @@ class TorchLocator:
             out = out[0]
         return out.numpy(), lb
 
-    def __call__(self, frame: np.ndarray) -> Located:
+    def __call__(self, frame: np.ndarray, conf: float | None = None) -> Located:
+        """The cards of ``frame``; ``conf``: the score they need, instead of ``self.conf``."""
         out, lb = self.raw(frame)
-        return decode_obb(out, lb, self.conf, self.iou)
+        return decode_obb(out, lb, self.conf if conf is None else conf, self.iou)
 
 
 def _load_net(torch, path: str | Path, build):

@@ -105,7 +105,9 @@ def _second_confidence(cfg) -> str:
 def _second_opinions(cfg) -> str:
     parts = (["lone card-shaped patches of card stock added (`sueca.vision.proposals`)"] if cfg.stock_pass else []) + \
         (["the mirrored frame located too"] if cfg.flip_pass else []) + \
-        (["close-ups located on the frame shrunk three times"] if cfg.zoom_pass else [])
+        (["close-ups located on the frame shrunk three times"] if cfg.zoom_pass else []) + \
+        ([f"the locator's {cfg.faint_max} best boxes scored from {cfg.faint_conf:g} up to its threshold"]
+         if cfg.faint_conf is not None and cfg.faint_max else [])
     return "; " + ", ".join(parts) + ", their cards kept only where read at the threshold" if parts else ""
 
 

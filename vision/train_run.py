@@ -262,7 +262,11 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # against 1324, the same wrong ones; 2 ms a frame: models/EXPERIMENTS.md)
                            lazy=True,
                            # a phone's close-up: cards larger than the locator learnt, found shrunk
-                           zoom_pass=True)
+                           zoom_pass=True,
+                           # partly covered cards the locator scores under its threshold: its four
+                           # best boxes from 0.02, read as the mirrored pass's (synthetic test 954
+                           # against 933 read, the same 1 wrong: models/EXPERIMENTS.md)
+                           faint_conf=0.02, faint_max=4)
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if (work / "locator_real.json").is_file():  # what the locator's printed-deck round did
