@@ -157,3 +157,25 @@ def test_video_asks_without_faint_boxes():
     # on video a card found late is a play out of order: never found, the referee is asked
     assert len(rec(frame, memory=OutlineMemory(), threshold=0.5)) == 0
     assert len(rec.locate(frame, faint=False)[0]) == 0
+
+
+class FixedLocator:
+    """Returns the same scored boxes for any frame, those above ``conf``."""
+
+    def __init__(self, rboxes, scores, conf=0.2):
+        self.rb, self.sc, self.conf = np.asarray(rboxes, np.float32), np.asarray(scores, np.float32), conf
+
+    def __call__(self, frame, conf=None):
+        keep = self.sc > (self.conf if conf is None else conf)
+        return Located(self.rb[keep], rbox_corners(self.rb[keep]), self.sc[keep])
+
+
+def test_a_faint_box_on_a_card_already_found_takes_no_place():
+    frame, _ = table([(150, 200, 0), (500, 260, 0)])
+    card1, card2 = [150, 200, 70, 100, 0.0], [500, 260, 70, 100, 0.0]
+    # the first card's strong box, a faint one of the same card scored higher than the second's
+    loc = FixedLocator([card1, [152, 201, 70, 100, 0.0], card2], [0.9, 0.15, 0.1])
+    cfg = RecognizerConfig(faint_conf=0.05, faint_max=1, threshold=0.99, refine=False)
+    located, added = Recognizer(loc, SureReader(0.999), cfg).locate(frame)
+    assert added.tolist() == [False, True]
+    assert located.rboxes[1, 0] == pytest.approx(500)

@@ -133,8 +133,8 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
     the locator on the left-right mirrored frame; ``stock``: :func:`card_stock`; ``zoom``:
     :func:`zoomed_out`, only where nothing was found or a box is :data:`BIG_CARD` long;
     ``faint``: the locator's own boxes scored from ``faint`` up to its threshold, from either
-    pass, at most ``faint_max`` of them, best first) that overlap none found before by more
-    than ``iou`` (probabilistic IoU, as the locator's NMS). Returns (Located, mask of the
+    pass, the best ``faint_max`` of those on no card found before) that overlap none found
+    before by more than ``iou`` (probabilistic IoU, as the locator's NMS). Returns (Located, mask of the
     added boxes)."""
     from sueca.vision.onnx_backend import Located, nms_rotated, probiou_matrix, rbox_corners
 
@@ -172,14 +172,17 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
     if faint_boxes:
         rb = np.concatenate([b for b, _ in faint_boxes])
         sc = np.concatenate([s for _, s in faint_boxes])
-        best = nms_rotated(rb, sc, iou)[:faint_max]  # both passes' boxes of one card are one
+        best = nms_rotated(rb, sc, iou)  # both passes' boxes of one card are one, best first
         extra.append((rb[best], sc[best]))
     first = len(scores[0])
-    for rb, sc in extra:
+    for k, (rb, sc) in enumerate(extra):
         if not len(rb):
             continue
         have = np.concatenate(boxes)
         new = probiou_matrix(rb, have).max(axis=1) <= iou if len(have) else np.ones(len(rb), bool)
+        if faint_boxes and k == len(extra) - 1:
+            # the faint ones last, and only the best few of those on no card found already
+            new &= np.cumsum(new) <= faint_max
         boxes.append(rb[new])
         scores.append(sc[new])
     if sum(len(b) for b in boxes) == first:
