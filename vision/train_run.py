@@ -264,8 +264,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # a phone's close-up: cards larger than the locator learnt, found shrunk
                            zoom_pass=True,
                            # partly covered cards the locator scores under its threshold: its four
-                           # best boxes from 0.02, read as the mirrored pass's (synthetic test 954
-                           # against 933 read, the same 1 wrong: models/EXPERIMENTS.md)
+                           # best boxes from 0.02 on no found card, read as the mirrored pass's
+                           # (synthetic test 957 against 933 read, the same 1 wrong: EXPERIMENTS.md)
                            faint_conf=0.02, faint_max=4)
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
