@@ -134,8 +134,8 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
     :func:`zoomed_out`, only where nothing was found or a box is :data:`BIG_CARD` long;
     ``faint``: the locator's own boxes scored from ``faint`` up to its threshold, from either
     pass, the best ``faint_max`` of those on no card found before) that overlap none found
-    before by more than ``iou`` (probabilistic IoU, as the locator's NMS). Returns (Located, mask of the
-    added boxes)."""
+    before by more than ``iou`` (probabilistic IoU, as the locator's NMS). Returns (Located,
+    mask of the added boxes)."""
     from sueca.vision.onnx_backend import Located, nms_rotated, probiou_matrix, rbox_corners
 
     low = faint if faint is not None and faint_max > 0 and faint < locator.conf else None
@@ -192,7 +192,7 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
 
 
 def _split(located, conf: float) -> tuple:
-    """(the boxes scored ``conf`` or more as a Located, (rboxes, scores) of the others)."""
+    """(the boxes scored above ``conf`` as a Located, (rboxes, scores) of the others)."""
     from sueca.vision.onnx_backend import Located
 
     sc = np.asarray(located.scores, np.float32)

@@ -71,8 +71,8 @@ class RecognizerConfig:
     stock_pass: bool = False
     # also locate on the frame shrunk three times, where its cards are larger than the locator learnt
     zoom_pass: bool = False
-    # also the locator's own boxes scored from faint_conf up to locate_conf, at most faint_max a
-    # frame, best first: a second opinion as the mirrored pass's (None / 0: off)
+    # on a still image also the locator's own boxes scored from faint_conf up to locate_conf, the
+    # best faint_max of those on no card found: a second opinion as the mirrored pass's (None / 0: off)
     faint_conf: float | None = None
     faint_max: int = 0
     # the learned outline stage (sueca.vision.outliner); None: classical refinement only
