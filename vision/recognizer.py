@@ -194,12 +194,9 @@ class Recognizer:
         if fuse:
             from sueca.vision.face_suit import face_weights, max_face_weight, weighed_by
 
-            if memo is None:
-                # a still image looks only at the faces of cards the first reader could read once
-                # weighed: a box on the cloth is read as nothing whatever its face says
-                face = [None] * len(per_card)
-            else:  # video keeps every card's face with its crops
-                face = list(self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces))
+            # only the faces of cards the first reader could read once weighed are looked at: a
+            # box on the cloth is read as nothing whatever its face says
+            face = [None] * len(per_card)
         by_rank = fuse and self.face.rank
         weights: dict = {}  # (card, rank): its face's factors, made once
 
@@ -215,7 +212,7 @@ class Recognizer:
                     if face[i] is None and could_read(first[r], max_face_weight(by_rank), threshold)]
             if want:
                 for i, p in zip(want, self.face.card_probabilities(frame, [flat[edges[i]] for i in want],
-                                                                   None, faces)):
+                                                                   memo, faces)):
                     face[i] = p
 
         known_first = [r.first if r else None for r in kept]
@@ -224,7 +221,7 @@ class Recognizer:
             # other outlines (grown, a second look's) are not read, by either reader
             lead = [int(a) for a in edges[:-1]]
             first = probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes, only=lead)
-            if fuse and memo is None:
+            if fuse:
                 look(list(range(len(lead))), [slice(starts[a], starts[a + 1]) for a in lead])
             for i, a in enumerate(lead):
                 s = slice(starts[a], starts[a + 1])
@@ -236,7 +233,7 @@ class Recognizer:
                 first += probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes, only=rest)
         else:
             first = probabilities(self.reader, crops, starts, known_first, cfg.temperature, n_classes)
-        if fuse and memo is None:
+        if fuse:
             look(list(range(len(per_card))), spans)
 
         def own(p: np.ndarray, i: int, code: str) -> bool:  # a corner's index reads that rank
@@ -267,7 +264,9 @@ class Recognizer:
         if memo is not None:
             memo.keep_all(flat, crops, starts, kept, first, second, asked)
             if face is not None:  # kept with the crops: a still card's face is looked at once
-                self.face.card_probabilities(frame, [flat[a] for a in edges[:-1]], memo, faces)
+                seen = [flat[edges[i]] for i, f in enumerate(face) if f is not None]
+                if seen:
+                    self.face.card_probabilities(frame, seen, memo, faces)
         return codes, np.asarray(confs, np.float32)
 
     def outlines(self, frame: np.ndarray, located, memory=None) -> tuple[np.ndarray, list]:
