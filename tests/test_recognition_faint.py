@@ -12,19 +12,7 @@ import pytest
 from sueca.vision.onnx_backend import Located, rbox_corners
 from sueca.vision.recognizer import Recognizer, RecognizerConfig
 from sueca.vision.train_eval import _poly_iou
-
-CARD = (70, 100)
-
-
-def table(cards):
-    """A green table with white cards at (cx, cy, degrees); their true outlines."""
-    frame = np.full((480, 640, 3), (40, 90, 40), np.uint8)
-    quads = []
-    for cx, cy, deg in cards:
-        q = cv2.boxPoints(((cx, cy), CARD, deg)).astype(np.float32)
-        cv2.fillPoly(frame, [np.round(q).astype(np.int32)], (235, 235, 235))
-        quads.append(q)
-    return frame, quads
+from test_recognition_flip import SureReader, table  # the same green table and reader
 
 
 class ScoredLocator:
@@ -48,18 +36,6 @@ class ScoredLocator:
         sc = np.asarray(scores, np.float32)
         keep = sc > (self.conf if conf is None else conf)
         return Located(rb[keep], rbox_corners(rb[keep]), sc[keep])
-
-
-class SureReader:
-    """Reads every corner as 7H with probability ``p``."""
-
-    def __init__(self, p):
-        self.p = p
-
-    def __call__(self, crops):
-        out = np.full((len(crops), 53), np.log((1 - self.p) / 52), np.float32)
-        out[:, 19] = np.log(self.p)  # 7H
-        return out
 
 
 def recognizer(faint=None, faint_max=4, p=0.999, flip=False):
