@@ -167,7 +167,8 @@ class Recognizer:
         whose crops are what they were last frame keeps the probabilities read then.
         ``faces`` (this frame's faces by outline, :meth:`FaceSuit.card_probabilities`): where
         the model's face-suit check fuses, the readers' probabilities are weighed by each
-        card's face (looked at on its first candidate) before they are combined.
+        card's face (looked at on its first candidate, where the first reader could read the card
+        once weighed: :func:`~sueca.vision.readings.could_read`) before they are combined.
         ``unwanted``: codes the caller drops whatever they read; a card the first reader reads
         as one of them is not asked of the second (it comes back as the first read it).
         """
