@@ -12,6 +12,7 @@ import pytest
 from sueca.datasets.scene import render_scene
 from sueca.vision.detections import UNREADABLE
 from sueca.vision.recognizer import default_model_dir, load_recognizer
+from test_recognition_crop_memory import Counting  # a reader that counts its crops
 from test_recognition_model import _read, make_table
 
 MODELS = default_model_dir()
@@ -19,17 +20,6 @@ pytestmark = pytest.mark.skipif(not (MODELS / "recognizer.json").is_file(), reas
 
 LAYOUT = [("8H", 250, 250, 10), ("9S", 520, 260, -35), ("10D", 800, 240, 95), ("AS", 1050, 300, 180),
           ("7C", 300, 650, 200), ("QH", 620, 640, 60), ("KD", 930, 680, -120)]
-
-
-class Counting:
-    """A reader that counts the crops it is given."""
-
-    def __init__(self, net):
-        self.net, self.crops = net, 0
-
-    def __call__(self, crops):
-        self.crops += len(crops)
-        return self.net(crops)
 
 
 def _pair(lazy: bool):
