@@ -179,7 +179,6 @@ def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default:
             quantize_network(src, dst, rebatched(inputs[net]), op_types=CONV_ONLY)
         files[net] = dst.name
         log(f"{net}: {len(inputs[net])} calibration calls -> {dst.name} ({dst.stat().st_size // 1024} KB)")
-    cfg = json.loads(cfg_path.read_text())
     cfg["int8"] = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0,
                    "groups": list(GROUPS),
                    "method": "static QDQ, per-channel int8 weights, uint8 activations, MinMax ranges; "
