@@ -199,6 +199,7 @@ class Recognizer:
             # box on the cloth is read as nothing whatever its face says
             face = [None] * len(per_card)
         by_rank = fuse and self.face.rank
+        most = max_face_weight(by_rank) if fuse else 1.0  # the largest factor a face can give
         weights: dict = {}  # (card, rank): its face's factors, made once
 
         def weighed(p: np.ndarray, i: int, rank: bool = by_rank) -> np.ndarray:  # the memory keeps them unweighed
@@ -210,7 +211,7 @@ class Recognizer:
 
         def look(cards: list[int], rows: list[slice]) -> None:  # faces of the cards that could read
             want = [i for i, r in zip(cards, rows)
-                    if face[i] is None and could_read(first[r], max_face_weight(by_rank), threshold)]
+                    if face[i] is None and could_read(first[r], most, threshold)]
             if want:
                 for i, p in zip(want, self.face.card_probabilities(frame, [flat[edges[i]] for i in want],
                                                                    memo, faces)):
