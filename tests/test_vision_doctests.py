@@ -8,11 +8,12 @@ import sueca.vision.face_suit
 import sueca.vision.fans
 import sueca.vision.proposals
 import sueca.vision.readings
+import sueca.vision.recognizer_config
 import sueca.vision.still
 
 
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
-                                    sueca.vision.face_suit],
+                                    sueca.vision.face_suit, sueca.vision.recognizer_config],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

@@ -1,0 +1,215 @@
+"""Where the recognizer's models live and what their ``recognizer.json`` says; loading them.
+
+:class:`RecognizerConfig` is the model folder's config file as a value;
+:func:`load_recognizer` builds a :class:`~sueca.vision.recognizer.Recognizer` from a folder,
+on ONNX Runtime (the default, no torch) or on PyTorch.
+
+>>> cfg = RecognizerConfig.load(default_model_dir())
+>>> cfg.threshold > 0.5, cfg.to_dict()["locator"]["classes"]
+(True, ['card'])
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sueca.vision.readings import READER_CLASSES
+from sueca.vision.rectify import CropSpec
+
+CONFIG_NAME = "recognizer.json"
+BACKENDS = ("onnx", "ultralytics")
+PRECISIONS = ("int8", "fp32")
+
+if TYPE_CHECKING:
+    from sueca.vision.recognizer import Recognizer
+
+
+def default_model_dir() -> Path:
+    """The weights shipped in the package (``models/``)."""
+    import sueca.models
+
+    return Path(sueca.models.__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class RecognizerConfig:
+    """What ``models/recognizer.json`` says about the two models."""
+
+    locator_onnx: str = "locator.onnx"
+    locator_pt: str = "locator.pt"
+    imgsz: tuple[int, int] = (256, 320)
+    locate_conf: float = 0.35
+    locate_iou: float = 0.5
+    reader_onnx: str = "reader.onnx"
+    reader_pt: str = "reader.pt"
+    crop: CropSpec = field(default_factory=CropSpec)
+    reader_classes: tuple[str, ...] = READER_CLASSES
+    temperature: float = 1.0
+    threshold: float = 0.9
+    # per-frame threshold on video: a frame's reading is one vote, and the tracker settles
+    # a card only on agreeing votes with a clear lead (None: the single-image threshold)
+    video_threshold: float | None = None
+    ambiguous: float = 0.82  # short/long side ratio above which landscape orderings are read too
+    refine: bool = True  # sharpen each located outline at full resolution (sueca.vision.refine)
+    # also locate on the mirrored frame and add the cards only that pass finds (Recognizer.locate);
+    # such a card is kept only where read at the single-image threshold, whatever the caller asks
+    flip_pass: bool = False
+    # also add lone card-shaped patches of card stock (sueca.vision.proposals), read the same way
+    stock_pass: bool = False
+    # also locate on the frame shrunk three times, where its cards are larger than the locator learnt
+    zoom_pass: bool = False
+    # on a still image also the locator's own boxes scored from faint_conf up to locate_conf, the
+    # best faint_max of those on no card found: a second opinion as the mirrored pass's (None / 0: off)
+    faint_conf: float | None = None
+    faint_max: int = 0
+    # the learned outline stage (sueca.vision.outliner); None: classical refinement only
+    outliner: dict | None = None
+    # a second reader (other width, other data) that must read the same card:
+    # {"onnx", "pt", "temperature"}; None: the first reader alone
+    second_reader: dict | None = None
+    # the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure", "doubt",
+    # "fuse", "classes", "rank"}; with "fuse" it weighs the readers (by its suit, and with "rank"
+    # by its suit and rank group: "classes" "card"), and a reading it rules out is withdrawn;
+    # None: no face
+    face_suit: dict | None = None
+    # 8-bit copies of the ONNX networks (sueca.vision.quantize): {"files": {network: file},
+    # "default": whether ONNX Runtime loads them unless told otherwise, ...}; None: float only
+    int8: dict | None = None
+    # a still image's card whose first outline reads clearly is not read on its other outlines
+    # (Recognizer.read_quads; video keeps its crop memory instead)
+    lazy: bool = False
+    info: dict = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, model_dir: str | Path) -> "RecognizerConfig":
+        path = Path(model_dir) / CONFIG_NAME
+        if not path.is_file():
+            raise FileNotFoundError(f"configuração do modelo em falta / model config missing: {path}")
+        d = json.loads(path.read_text())
+        loc, rd = d["locator"], d["reader"]
+        classes = tuple(rd["classes"])
+        if classes != READER_CLASSES:
+            raise ValueError(f"{path}: reader classes differ from sueca.vision.classes.CARD_CODES + '?'")
+        return cls(
+            locator_onnx=loc.get("onnx", "locator.onnx"), locator_pt=loc.get("pt", "locator.pt"),
+            imgsz=tuple(loc["imgsz"]), locate_conf=float(loc.get("conf", 0.35)), locate_iou=float(loc.get("iou", 0.5)),
+            reader_onnx=rd.get("onnx", "reader.onnx"), reader_pt=rd.get("pt", "reader.pt"),
+            crop=CropSpec.from_dict(rd["crop"]), reader_classes=classes,
+            temperature=float(rd["temperature"]), threshold=float(rd["threshold"]),
+            video_threshold=None if rd.get("video_threshold") is None else float(rd["video_threshold"]),
+            ambiguous=float(rd.get("ambiguous", 0.82)), lazy=bool(rd.get("lazy", False)),
+            refine=bool(loc.get("refine", True)),
+            flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
+            zoom_pass=bool(loc.get("zoom", False)),
+            faint_conf=None if loc.get("faint") is None else float(loc["faint"]["conf"]),
+            faint_max=0 if loc.get("faint") is None else int(loc["faint"]["max"]),
+            outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
+            int8=d.get("int8"), info=d.get("info", {}),
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "locator": {"onnx": self.locator_onnx, "pt": self.locator_pt, "imgsz": list(self.imgsz),
+                        "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine,
+                        **({"flip": True} if self.flip_pass else {}),
+                        **({"stock": True} if self.stock_pass else {}),
+                        **({"zoom": True} if self.zoom_pass else {}),
+                        **({"faint": {"conf": self.faint_conf, "max": self.faint_max}}
+                           if self.faint_conf is not None else {})},
+            "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
+                       "classes": list(self.reader_classes), "temperature": self.temperature,
+                       "threshold": self.threshold, "video_threshold": self.video_threshold,
+                       "ambiguous": self.ambiguous, **({"lazy": True} if self.lazy else {}),
+                       **({"second": self.second_reader} if self.second_reader else {})},
+            **({"outliner": self.outliner} if self.outliner else {}),
+            **({"face_suit": self.face_suit} if self.face_suit else {}),
+            **({"int8": self.int8} if self.int8 else {}),
+            "info": self.info,
+        }
+
+
+def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
+                    threads: int | None = None, model: str | Path | None = None,
+                    precision: str | None = None) -> Recognizer:
+    """The recognizer of ``model_dir`` (default: the package's ``models/``).
+
+    ``backend``: ``"onnx"`` (ONNX Runtime, no torch; the default and the Pi's)
+    or ``"ultralytics"`` (PyTorch weights ``locator.pt``/``reader.pt``; needs the
+    training extra). ``model`` may name a model folder, its ``recognizer.json``
+    or a locator weight file (``.onnx``/``.pt``) whose folder holds the rest.
+    ``precision`` (ONNX Runtime): ``"int8"`` (the 8-bit networks of ``sueca.vision.quantize``),
+    ``"fp32"``, or None: the model's own choice (``int8.default`` in its config).
+    """
+    from sueca.vision.recognizer import Recognizer
+
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    locator_file = None
+    if model is not None:
+        p = Path(model)
+        if p.is_dir():
+            model_dir = p
+        elif p.suffix in (".json", ".onnx", ".pt"):
+            if not p.is_file():
+                raise FileNotFoundError(f"modelo não encontrado / model not found: {p}")
+            model_dir = p.parent
+            locator_file = p if p.suffix != ".json" else None
+            if locator_file is not None:
+                backend = "onnx" if p.suffix == ".onnx" else "ultralytics"
+        else:
+            raise ValueError(f"--model: expected a folder, recognizer.json, .onnx or .pt, got {p}")
+    model_dir = Path(model_dir) if model_dir is not None else default_model_dir()
+    cfg = RecognizerConfig.load(model_dir)
+    if precision not in (None, *PRECISIONS):
+        raise ValueError(f"unknown precision {precision!r}; choose one of {', '.join(PRECISIONS)}")
+    if precision == "int8" and backend != "onnx":
+        raise ValueError("the 8-bit networks run on ONNX Runtime only (backend onnx)")
+    if backend == "onnx":
+        from sueca.vision.onnx_backend import OnnxLocator, OnnxOutliner, OnnxReader
+
+        int8 = cfg.int8 or {}
+        if precision is None:
+            precision = "int8" if int8.get("default") else "fp32"
+        if precision == "int8" and not int8.get("files"):
+            raise ValueError(f"{model_dir}: this model has no 8-bit networks (run sueca.vision.quantize)")
+        files = int8.get("files", {}) if precision == "int8" else {}
+
+        def net(name: str, fp32: str) -> Path:
+            return model_dir / files.get(name, fp32)
+
+        locator = OnnxLocator(locator_file or net("locator", cfg.locator_onnx), cfg.imgsz, cfg.locate_conf,
+                              cfg.locate_iou, threads)
+        reader = OnnxReader(net("reader", cfg.reader_onnx), threads)
+        second = OnnxReader(net("reader2", cfg.second_reader["onnx"]), threads) if cfg.second_reader else None
+        face_net = OnnxReader(net("face_suit", cfg.face_suit["onnx"]), threads) if cfg.face_suit else None
+        outline_net = OnnxOutliner(net("outliner", cfg.outliner["onnx"]), threads) if cfg.outliner else None
+    else:
+        from sueca.vision.torch_backend import TorchLocator, TorchReader
+
+        locator = TorchLocator(locator_file or model_dir / cfg.locator_pt, cfg.imgsz, cfg.locate_conf,
+                               cfg.locate_iou, threads)
+        reader = TorchReader(model_dir / cfg.reader_pt, threads)
+        second = TorchReader(model_dir / cfg.second_reader["pt"], threads) if cfg.second_reader else None
+        face_net = TorchReader(model_dir / cfg.face_suit["pt"], threads) if cfg.face_suit else None
+        outline_net = None
+        if cfg.outliner:
+            from sueca.vision.torch_backend import TorchOutliner
+
+            outline_net = TorchOutliner(model_dir / cfg.outliner["pt"], threads)
+    outliner = None
+    if outline_net is not None:
+        from sueca.vision.outliner import Outliner
+
+        o = cfg.outliner
+        outliner = Outliner(outline_net, int(o.get("size", 64)), float(o.get("reach", 1.7)), int(o.get("passes", 2)))
+    face = None
+    if face_net is not None:
+        from sueca.vision.face_suit import FaceSuit
+
+        f = cfg.face_suit
+        face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)),
+                        bool(f.get("fuse", False)), bool(f.get("rank", False)))
+    return Recognizer(locator, reader, cfg, outliner, second, face)
