@@ -12,6 +12,13 @@ locator recall.
     .venv/bin/python scripts/real_decks_check.py --scenes 40
 
 ``--threshold`` reads at another card threshold (e.g. the model's video one).
+``--card-frac LO HI`` draws each scene's card height from LO to HI of the frame's
+(default 0.06-0.20, the overhead camera's; a phone's close-up of a few cards is
+0.3-0.7) and ``--layout`` the scene's layout (``scatter``: 3-11 cards thrown on the
+table), to see how recall holds where the cards are larger than the locator learnt:
+
+    .venv/bin/python scripts/real_decks_check.py --decks test_pt_serif real_bellot \
+        --scenes 25 --max-tilt 45 --layout scatter --card-frac 0.3 0.45
 """
 
 from __future__ import annotations
@@ -30,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decks", nargs="*", default=None,
                     help="style names (default: the held-out ones, styles.REAL_HELDOUT_STYLES, where cached)")
     ap.add_argument("--max-tilt", type=float, default=None, help="camera tilt limit, degrees (default 30)")
+    ap.add_argument("--card-frac", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                    help="card height as a fraction of the frame's, drawn from LO to HI (default 0.06 0.20)")
+    ap.add_argument("--layout", choices=("game", "scatter", "fan"), default=None,
+                    help="scene layout (default: the generator's mix)")
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the table")
     args = ap.parse_args(argv)
 
@@ -47,6 +58,13 @@ def main(argv: list[str] | None = None) -> int:
 
         rec.config = dataclasses.replace(rec.config, threshold=args.threshold)
     options = {} if args.max_tilt is None else {"max_tilt": args.max_tilt}
+    if args.card_frac is not None:
+        lo, hi = args.card_frac
+        if not 0 < lo <= hi <= 1:
+            raise SystemExit(f"real_decks_check: --card-frac needs 0 < LO <= HI <= 1, got {lo} {hi}")
+        options["card_frac"] = (lo, hi)
+    if args.layout is not None:
+        options["layout"] = args.layout
     rows, t0 = {}, time.time()
     for k, style in enumerate(styles):
         # each deck its own seeds: no two decks share a layout
