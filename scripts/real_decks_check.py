@@ -43,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="scene layout (default: the generator's mix)")
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the table")
     args = ap.parse_args(argv)
+    if args.card_frac is not None and not 0 < args.card_frac[0] <= args.card_frac[1] <= 1:
+        raise SystemExit(f"real_decks_check: --card-frac needs 0 < LO <= HI <= 1, got {' '.join(map(str, args.card_frac))}")
 
     from sueca.datasets.styles import resolve_styles
     from sueca.vision.recognizer import load_recognizer
@@ -59,10 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         rec.config = dataclasses.replace(rec.config, threshold=args.threshold)
     options = {} if args.max_tilt is None else {"max_tilt": args.max_tilt}
     if args.card_frac is not None:
-        lo, hi = args.card_frac
-        if not 0 < lo <= hi <= 1:
-            raise SystemExit(f"real_decks_check: --card-frac needs 0 < LO <= HI <= 1, got {lo} {hi}")
-        options["card_frac"] = (lo, hi)
+        options["card_frac"] = tuple(args.card_frac)
     if args.layout is not None:
         options["layout"] = args.layout
     rows, t0 = {}, time.time()
