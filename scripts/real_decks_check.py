@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the table")
     args = ap.parse_args(argv)
     if args.card_frac is not None and not 0 < args.card_frac[0] <= args.card_frac[1] <= 1:
-        raise SystemExit(f"real_decks_check: --card-frac needs 0 < LO <= HI <= 1, got {' '.join(map(str, args.card_frac))}")
+        lo, hi = args.card_frac
+        raise SystemExit(f"real_decks_check: --card-frac needs 0 < LO <= HI <= 1, got {lo} {hi}")
 
     from sueca.datasets.styles import resolve_styles
     from sueca.vision.recognizer import load_recognizer
