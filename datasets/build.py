@@ -113,9 +113,9 @@ def prewarm(styles=None) -> None:
 def _render(task):
     from .scene import render_scene
 
-    i, split, seed, size, styles, quality, label_task = task
+    i, split, seed, size, styles, quality, label_task, options = task
     s = scene_seed(seed, i, split if split == "test" else "")
-    scene = render_scene(s, size=size, styles=styles)
+    scene = render_scene(s, size=size, styles=styles, **options)
     ok, buf = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError(f"could not encode image {i}")
@@ -125,10 +125,12 @@ def _render(task):
 
 def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int | tuple = 640,
                   test_images: int = 0, workers: int | None = None, progress: bool = True,
-                  quality: int = 92, task: str = "card", overwrite: bool = False, styles=None) -> dict:
+                  quality: int = 92, task: str = "card", overwrite: bool = False, styles=None,
+                  scene_options: dict | None = None) -> dict:
     """Render ``images`` training/val scenes (+ ``test_images`` in held-out styles) into ``out``.
     ``styles``: the training/val scenes' decks (:func:`~sueca.datasets.styles.resolve_styles`;
-    None: the training styles).
+    None: the training styles). ``scene_options``: keyword options of
+    :func:`~sueca.datasets.scene.render_scene` for every scene (e.g. ``card_frac``).
 
     Returns a summary dict (counts, data.yaml path).
     """
@@ -155,8 +157,9 @@ def build_dataset(out: str | os.PathLike, images: int, seed: int = 0, size: int 
         last_small = 1 < images < VAL_EVERY and i == images - 1
         return "val" if i % VAL_EVERY == VAL_EVERY - 1 or last_small else "train"
 
-    tasks = [(i, split(i), seed, size, styles, quality, task) for i in range(images)]
-    tasks += [(i, "test", seed, size, "test", quality, task) for i in range(test_images)]
+    options = dict(scene_options or {})
+    tasks = [(i, split(i), seed, size, styles, quality, task, options) for i in range(images)]
+    tasks += [(i, "test", seed, size, "test", quality, task, options) for i in range(test_images)]
     workers = (os.cpu_count() or 1) if workers is None else max(1, int(workers))
     if workers > 1 and len(tasks) >= 2000:
         prewarm()  # once here rather than once per worker

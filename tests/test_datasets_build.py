@@ -127,3 +127,25 @@ def test_build_draws_the_styles_asked_for(tmp_path):
     build_dataset(tmp_path / "t", 4, seed=3, size=160, workers=1, progress=False, styles="test")
     decks = {json.loads(line)["meta"]["style"] for line in (tmp_path / "t" / "annotations.jsonl").open()}
     assert decks and decks <= {"test_pt_serif", "test_light_sans"}
+
+
+def test_scene_options_reach_every_scene(tmp_path):
+    """``scene_options`` (e.g. a phone's close-up: cards half the frame high) go to each scene."""
+    from sueca.datasets.build import build_dataset
+
+    def card_heights(out):
+        hs = []
+        for line in (out / "annotations.jsonl").open():
+            a = json.loads(line)
+            for c in a["cards"]:
+                q = np.asarray(c["corners"], np.float32)
+                hs.append(max(np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[1] - q[0])) / a["size"][1])
+        return np.asarray(hs)
+
+    build_dataset(tmp_path / "near", 4, seed=3, size=(160, 120), workers=1, progress=False,
+                  scene_options={"card_frac": (0.45, 0.5), "distortion": False})
+    build_dataset(tmp_path / "far", 4, seed=3, size=(160, 120), workers=1, progress=False,
+                  scene_options={"card_frac": (0.08, 0.09), "distortion": False})
+    near, far = card_heights(tmp_path / "near"), card_heights(tmp_path / "far")
+    assert np.median(near) > 3 * np.median(far)
+    assert 0.3 < np.median(near) < 0.7
