@@ -1,0 +1,44 @@
+"""``scripts/tune_locator_sizes.py``: its data parts and argument checks (training itself needs torch)."""
+
+import argparse
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "tune_locator_sizes.py"
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("tune_locator_sizes", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _args(**kw):
+    base = dict(big_scenes=700, big_real_scenes=300, synth_scenes=1500, real_scenes=300, card_frac=(0.2, 0.7))
+    return argparse.Namespace(**{**base, **kw})
+
+
+def test_parts_keep_their_seeds_and_order():
+    mod = _script()
+    p = mod.parts(_args())
+    assert [x[0] for x in p] == ["big", "bigreal", "synth", "real", "synth2", "real2"]
+    assert [x[3] for x in p] == [700, 300, 800, 200, 700, 100]
+    assert [x[1] for x in p] == [mod.SEED0 + 10_000 * k for k in range(6)]
+    assert p[0][4] == {"card_frac": (0.2, 0.7)} and p[2][4] == {}
+    # the seeds of one part never reach the next part's
+    assert all(a[1] + a[3] <= b[1] for a, b in zip(p, p[1:]))
+
+
+def test_empty_parts_are_left_out():
+    p = _script().parts(_args(big_real_scenes=0, synth_scenes=500, real_scenes=0))
+    assert [x[0] for x in p] == ["big", "synth"]
+    assert [x[3] for x in p] == [700, 500]
+
+
+@pytest.mark.parametrize("argv", [["--card-frac", "0.7", "0.2"], ["--epochs", "0"], ["--big-scenes", "5"]])
+def test_bad_arguments_are_refused(argv, tmp_path):
+    with pytest.raises(SystemExit):
+        _script().main(["--out", str(tmp_path), *argv])
