@@ -86,11 +86,17 @@ def train_locator(data_yaml: str | Path, out_dir: str | Path, epochs: int, imgsz
 
 
 def finetune_locator(last_pt: str | Path, data_yaml: str | Path, out_dir: str | Path, epochs: int,
-                     imgsz: int = 320, batch: int = 16, seed: int = 1, lr0: float = 0.004,
+                     imgsz: int = 320, batch: int = 16, seed: int = 1, lr0: float = 0.002,
                      close_mosaic: int = 3) -> Path:
-    """Continue training from ``last_pt`` with a fresh, lower learning-rate schedule (no warm-up)."""
+    """Continue training from ``last_pt`` with a fresh learning-rate schedule from ``lr0`` (no warm-up).
+
+    The optimizer is named (AdamW, momentum 0.9): ultralytics' default ``optimizer="auto"``
+    ignores ``lr0`` and, for runs this short and one class, takes AdamW at 0.002 itself, which
+    is what every fine-tuning round of the installed locator ran with (``models/EXPERIMENTS.md``,
+    2026-12-05, seventh session)."""
     return train_locator(data_yaml, out_dir, epochs, imgsz, batch, model_yaml=str(last_pt), seed=seed,
-                         name="locator_ft", lr0=lr0, warmup_epochs=0, close_mosaic=close_mosaic)
+                         name="locator_ft", lr0=lr0, warmup_epochs=0, close_mosaic=close_mosaic,
+                         optimizer="AdamW", momentum=0.9)
 
 
 #: First scene seeds of the printed-deck step's data: printed decks, then the training styles

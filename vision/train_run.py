@@ -92,7 +92,9 @@ PRESETS = {
                     second_reader=(8, 2), face_suit=(2, 1), int8_scenes=2),
     # what fits beside other jobs on 2 shared cores in well under an hour
     "quick": Preset("quick", 800, 120, 200, 16, 12, reader_extra_scenes=700,
-                    locator_finetune=((10, 0.004, 3), (12, 0.004, 3), (12, 0.004, 3), (1, 0.003, 6), (14, 0.002, 4)),
+                    # lr0 0.002 each: the rounds were written 0.004, 0.004, 0.004, 0.003, 0.002, but ultralytics'
+                    # "auto" optimizer ignored that and ran AdamW at 0.002 (found 2026-12-05; now it is named)
+                    locator_finetune=((10, 0.002, 3), (12, 0.002, 3), (12, 0.002, 3), (1, 0.002, 6), (14, 0.002, 4)),
                     second_reader=(24, 1500), real_tune_scenes=400, real_tune_decks="glyph+real_train_all",
                     real_tune_shapes=0.25, face_suit=(1000, 10), int8_scenes=40),
     # <= 75 min on the 2-core machine alone: run end to end on 2026-12-04 with 14 locator, 10
