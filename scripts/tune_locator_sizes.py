@@ -12,8 +12,9 @@ a few cards shows them far larger, and there it finds few (``models/EXPERIMENTS.
 - ``--synth-scenes`` and ``--real-scenes`` of the same decks at the overhead camera's sizes,
   so that it keeps what it knew;
 
-continues training ``--model``'s ``locator.pt`` on them at a low learning rate
-(:func:`sueca.vision.train_locator.finetune_locator`, no mosaic) and writes a copy of
+continues training ``--model``'s ``locator.pt`` on them at a low learning rate (AdamW,
+``--lr0`` 0.0005: run C of ``models/EXPERIMENTS.md``, seventh session;
+:func:`sueca.vision.train_locator.finetune_locator`, no mosaic) and writes a copy of
 ``--model`` with the new ``locator.pt`` / ``locator.onnx`` to ``OUT/model`` (thresholds as
 they were). Its 8-bit locator: ``python -m sueca.vision.quantize OUT/model``. The held-out
 decks and the test styles are never drawn; the seeds (from :data:`SEED0`) are no other set's.
