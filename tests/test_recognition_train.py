@@ -211,3 +211,8 @@ print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "
     assert "4 scenes of 1 decks + 4 of the training styles" in d["lines"][1]
     assert "fetch-heldout-decks" in d["skip_record"]["skipped"]
     assert d["record"] == {"scenes": 4, "synth_scenes": 4, "epochs": 1, "lr0": 0.002, "decks": 1}
+    # the optimizer is named, so the lr0 asked is the one that runs ("auto" ignores lr0)
+    import yaml
+
+    run_args = yaml.safe_load((best.parent.parent / "args.yaml").read_text())
+    assert run_args["optimizer"] == "AdamW" and run_args["lr0"] == 0.002 and run_args["warmup_epochs"] == 0
