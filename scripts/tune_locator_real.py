@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import time
 from pathlib import Path
 
@@ -41,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenes < 10 or args.epochs < 1:
         ap.error("--scenes >= 10 (every 10th is validation) and --epochs >= 1 please")
 
-    from sueca.vision.train_locator import export_locator, printed_deck_round, strip_checkpoint
+    from sueca.vision.train_locator import model_with_locator, printed_deck_round
 
     t0 = time.time()
     start = args.model / "locator.pt"
@@ -51,12 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     if best == start:
         raise SystemExit(f"tune_locator_real: {json.loads((args.out / 'locator_real.json').read_text())['skipped']}")
     print(f"data and fine-tuning: {time.time() - t0:.0f} s -> {best}", flush=True)
-    model = args.out / "model"
-    if model.exists():
-        shutil.rmtree(model)
-    shutil.copytree(args.model, model, ignore=shutil.ignore_patterns("*.png", "*.md"))
-    strip_checkpoint(best, model / "locator.pt")
-    export_locator(model / "locator.pt", (256, 320), model / "locator.onnx", args.out / "yolo_config")
+    model = model_with_locator(args.model, best, args.out / "model", args.out / "yolo_config")
     if args.val_frames:
         from sueca.vision.train_eval import rechoose_thresholds
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import time
 from pathlib import Path
 
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from sueca.datasets.build import build_dataset
     from sueca.datasets.styles import resolve_styles
-    from sueca.vision.train_locator import export_locator, finetune_locator, strip_checkpoint
+    from sueca.vision.train_locator import finetune_locator, model_with_locator
 
     try:
         resolve_styles("real_train_all")
@@ -91,12 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     best = finetune_locator(args.model / "locator.pt", yaml, args.out / "ft", args.epochs, 320, 16, seed=1,
                             lr0=args.lr0, close_mosaic=args.epochs)
     print(f"data and fine-tuning: {time.time() - t0:.0f} s -> {best}", flush=True)
-    model = args.out / "model"
-    if model.exists():
-        shutil.rmtree(model)
-    shutil.copytree(args.model, model, ignore=shutil.ignore_patterns("*.png", "*.md"))
-    strip_checkpoint(best, model / "locator.pt")
-    export_locator(model / "locator.pt", (256, 320), model / "locator.onnx", args.out / "yolo_config")
+    model = model_with_locator(args.model, best, args.out / "model", args.out / "yolo_config")
     cfg_path = model / "recognizer.json"
     cfg = json.loads(cfg_path.read_text())
     cfg.setdefault("info", {})["locator_sizes"] = {

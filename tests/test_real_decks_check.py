@@ -1,20 +1,14 @@
 """``scripts/real_decks_check.py``: the scene options reach the generator, bad ones are refused."""
 
-import importlib.util
 import json
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "real_decks_check.py"
+from _scripts import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("real_decks_check", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("real_decks_check")
 
 
 def test_card_frac_and_layout_reach_the_scenes(monkeypatch, capsys):

@@ -196,8 +196,10 @@ skip_record = json.loads((work / "locator_real.json").read_text())
 stand_in_deck(Path(os.environ["SUECA_DECKS_DIR"]) / "kde_standard")
 best = printed_deck_round(work, start, 4, 4, 1, 0.002, log=lines.append)
 record = json.loads((work / "locator_real.json").read_text())
+from sueca.vision.train_locator import model_with_locator
+model = model_with_locator(start.parent, best, work / "model", work / "yolo_config")
 print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "record": record,
-                  "skip_record": skip_record}}))
+                  "skip_record": skip_record, "model": str(model)}}))
 """
     env = {**os.environ, "SUECA_DECKS_DIR": str(tmp_path / "decks"), "YOLO_OFFLINE": "1"}
     res = subprocess.run([_train_python(), "-c", code], env=env, capture_output=True, text=True, timeout=600,
@@ -211,6 +213,11 @@ print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "
     assert "4 scenes of 1 decks + 4 of the training styles" in d["lines"][1]
     assert "fetch-heldout-decks" in d["skip_record"]["skipped"]
     assert d["record"] == {"scenes": 4, "synth_scenes": 4, "epochs": 1, "lr0": 0.002, "decks": 1}
+    # the new locator in a copy of the model folder, exported for ONNX Runtime; the rest as it was
+    model = Path(d["model"])
+    assert (model / "locator.onnx").stat().st_size > 1_000_000 and (model / "locator.pt").is_file()
+    assert (model / "recognizer.json").read_text() == (ROOT / "models" / "recognizer.json").read_text()
+    assert (model / "reader.onnx").read_bytes() == (ROOT / "models" / "reader.onnx").read_bytes()
     # the optimizer is named, so the lr0 asked is the one that runs ("auto" ignores lr0)
     import yaml
 

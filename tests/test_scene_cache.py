@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
+from _scripts import load_script
 
 
 def _script():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "versions_check.py"
-    spec = importlib.util.spec_from_file_location("versions_check", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("versions_check")
 
 
 def test_a_cached_scene_is_the_rendered_one(tmp_path, monkeypatch):

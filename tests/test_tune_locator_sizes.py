@@ -1,19 +1,13 @@
 """``scripts/tune_locator_sizes.py``: its data parts and argument checks (training itself needs torch)."""
 
 import argparse
-import importlib.util
-from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "tune_locator_sizes.py"
+from _scripts import load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("tune_locator_sizes", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("tune_locator_sizes")
 
 
 def _args(**kw):

@@ -170,6 +170,22 @@ def export_locator(pt: str | Path, imgsz: tuple[int, int], out_path: str | Path,
     return out_path
 
 
+def model_with_locator(model_dir: str | Path, checkpoint: str | Path, out: str | Path,
+                       config_dir: str | Path) -> Path:
+    """A copy of the model folder ``model_dir`` at ``out`` (replaced where it exists) whose locator
+    is ``checkpoint``: stripped ``locator.pt`` and its ``locator.onnx`` (imgsz from the folder's
+    config); everything else as it was (its 8-bit locator too, until ``sueca.vision.quantize``
+    runs on it). Returns ``out``."""
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(model_dir, out, ignore=shutil.ignore_patterns("*.png", "*.md"))
+    imgsz = tuple(json.loads((out / "recognizer.json").read_text())["locator"]["imgsz"])
+    strip_checkpoint(checkpoint, out / "locator.pt")
+    export_locator(out / "locator.pt", imgsz, out / "locator.onnx", config_dir)
+    return out
+
+
 def strip_checkpoint(pt: str | Path, out_path: str | Path) -> Path:
     """Keep only what inference needs (half-precision weights, no optimizer): a small ``locator.pt``."""
     from ultralytics.utils.torch_utils import strip_optimizer
