@@ -160,29 +160,29 @@ def with_second_opinions(locator, frame: np.ndarray, flip: bool, stock: bool, io
         if low is not None:
             mirrored, weak = _split(mirrored, locator.conf)
             faint_boxes.append(_unmirrored(weak, frame.shape[1]))
-        extra.append(_unmirrored((np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5),
-                                  np.asarray(mirrored.scores, np.float32)), frame.shape[1]))
+        extra.append((*_unmirrored((np.asarray(mirrored.rboxes, np.float32).reshape(-1, 5),
+                                    np.asarray(mirrored.scores, np.float32)), frame.shape[1]), None))
     if stock:
         rb = card_stock(frame, small)
-        extra.append((rb, np.zeros(len(rb), np.float32)))
+        extra.append((rb, np.zeros(len(rb), np.float32), None))
     if zoom:
-        found = np.concatenate([boxes[0]] + [rb for rb, _ in extra])
+        found = np.concatenate([boxes[0]] + [rb for rb, _, _ in extra])
         if not len(found) or float(found[:, 2:4].max()) >= BIG_CARD * min(frame.shape[:2]):
-            extra.insert(0, zoomed_out(locator, frame))
+            extra.insert(0, (*zoomed_out(locator, frame), None))
     if faint_boxes:
         rb = np.concatenate([b for b, _ in faint_boxes])
         sc = np.concatenate([s for _, s in faint_boxes])
         best = nms_rotated(rb, sc, iou)  # both passes' boxes of one card are one, best first
-        extra.append((rb[best], sc[best]))
+        # last, and only the best few of those on no card found already
+        extra.append((rb[best], sc[best], faint_max))
     first = len(scores[0])
-    for k, (rb, sc) in enumerate(extra):
+    for rb, sc, most in extra:  # each pass adds its boxes on no card found before (at most ``most``)
         if not len(rb):
             continue
         have = np.concatenate(boxes)
         new = probiou_matrix(rb, have).max(axis=1) <= iou if len(have) else np.ones(len(rb), bool)
-        if faint_boxes and k == len(extra) - 1:
-            # the faint ones last, and only the best few of those on no card found already
-            new &= np.cumsum(new) <= faint_max
+        if most is not None:
+            new &= np.cumsum(new) <= most
         boxes.append(rb[new])
         scores.append(sc[new])
     if sum(len(b) for b in boxes) == first:
