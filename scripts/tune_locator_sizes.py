@@ -40,6 +40,8 @@ SEED0 = 7_200_000
 def parts(args) -> list[tuple[str, int, str | None, int, dict]]:
     """(folder, first seed, decks, scenes, scene options) of each part, in the order trained on."""
     big = {"card_frac": tuple(args.card_frac)}
+    # the overhead scenes in two parts each (800 + the rest, 200 + the rest): the seeds run C of
+    # models/EXPERIMENTS.md rendered, in its order, so the defaults render C's data again
     synth2 = max(0, args.synth_scenes - 800)
     real2 = max(0, args.real_scenes - 200)
     out = [("big", SEED0, None, args.big_scenes, big),
