@@ -97,8 +97,8 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int, mo
 
     d = Path(model) if model else default_model_dir()
     if onnx:  # the files the sessions were made from (8-bit or float)
-        nets = [rec.locator, rec.reader, rec.outliner.net if rec.outliner else None, rec.second,
-                rec.face.net if rec.face else None]
+        nets = [rec.locator, rec.small_locator, rec.reader, rec.outliner.net if rec.outliner else None,
+                rec.second, rec.face.net if rec.face else None]
         files = [n.path.name for n in nets if n is not None]
     else:
         files = [cfg.locator_pt, cfg.reader_pt]

@@ -6,7 +6,7 @@ marble than on wood or felt (``scripts/recognition_by_table.py``). This script
 renders the recipe's locator training scenes again (seeds 0..N-1, all tables)
 plus extra scenes on the weak tables only, continues training from
 ``models/locator.pt`` at a low learning rate, exports the result to ONNX and
-puts it beside copies of the committed outliner and reader in ``WORK/model``, so
+puts it in a copy of the committed model folder, ``WORK/model``, so
 that the by-table script and the recipe's evaluation can compare the two:
 
     .venv-train/bin/python scripts/locator_busy_tables.py --work out/loc_busy
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import time
 from pathlib import Path
 
@@ -39,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from sueca.vision.train_data import build, write_yaml
-    from sueca.vision.train_locator import export_locator, finetune_locator, strip_checkpoint
+    from sueca.vision.train_locator import finetune_locator, model_with_locator
     from sueca.vision.train_run import VAL_SEED0
 
     work = Path(args.work).resolve()
@@ -57,12 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     best = finetune_locator(MODELS / "locator.pt", data / "data.yaml", work / "ft", args.epochs,
                             lr0=args.lr0, close_mosaic=args.close_mosaic)
     times["train_s"] = round(time.time() - t0, 1)
-    model = work / "model"
-    model.mkdir(exist_ok=True)
-    for name in ("outliner.onnx", "outliner.pt", "reader.onnx", "reader.pt", "recognizer.json"):
-        shutil.copyfile(MODELS / name, model / name)
-    strip_checkpoint(best, model / "locator.pt")
-    export_locator(model / "locator.pt", (256, 320), model / "locator.onnx", work / "yolo_config")
+    model_with_locator(MODELS, best, work / "model", work / "yolo_config")
     (work / "experiment.json").write_text(json.dumps({**vars(args), "busy_tables": BUSY, **times}, indent=1))
     print(json.dumps(times))
     return 0

@@ -34,8 +34,9 @@ def both():
 def test_committed_model_loads_its_8_bit_networks_by_default():
     cfg = RecognizerConfig.load(MODELS)
     assert cfg.int8 and cfg.int8["default"] is True
-    assert set(cfg.int8["files"]) == {"locator", "outliner", "reader", "reader2", "face_suit"}
+    assert set(cfg.int8["files"]) == {"locator", "locator_zoom", "outliner", "reader", "reader2", "face_suit"}
     rec = load_recognizer()
+    assert _file(rec.small_locator).endswith("locator_zoom.int8.onnx")
     assert _file(rec.reader).endswith("reader.int8.onnx")
     assert _file(rec.second).endswith("reader2.int8.onnx")
     assert _file(rec.locator).endswith("locator.int8.onnx")
@@ -83,7 +84,8 @@ def test_precision_is_checked():
 
 
 def test_a_model_without_8_bit_networks_says_so(tmp_path):
-    for name in ("locator.onnx", "outliner.onnx", "reader.onnx", "reader2.onnx", "face_suit.onnx"):
+    for name in ("locator.onnx", "locator_zoom.onnx", "outliner.onnx", "reader.onnx", "reader2.onnx",
+                 "face_suit.onnx"):
         shutil.copyfile(MODELS / name, tmp_path / name)
     cfg = json.loads((MODELS / "recognizer.json").read_text())
     del cfg["int8"]
@@ -139,3 +141,25 @@ def test_quantize_network_makes_a_smaller_net_that_reads_the_same(tmp_path):
     assert len(t) >= 20
     assert np.mean(pf.argmax(1) == pq.argmax(1)) >= 0.9
     assert np.abs(pf - pq).max(axis=1).mean() < 0.1
+
+
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason="needs onnx (the test extra installs it)")
+def test_quantize_only_one_network_keeps_the_others(tmp_path):
+    from sueca.vision.quantize import quantize_models
+
+    for f in MODELS.iterdir():
+        if f.suffix in (".onnx", ".json"):
+            shutil.copyfile(f, tmp_path / f.name)
+    before = {f.name: f.read_bytes() for f in tmp_path.glob("*.int8.onnx")}
+    with pytest.raises(ValueError, match="no float network readr"):
+        quantize_models(tmp_path, scenes=1, networks=["readr"], log=lambda *a: None)
+    entry = quantize_models(tmp_path, scenes=1, networks=["locator_zoom"], log=lambda *a: None)
+    after = {f.name: f.read_bytes() for f in tmp_path.glob("*.int8.onnx")}
+    changed = sorted(n for n in after if after[n] != before.get(n))
+    assert changed == ["locator_zoom.int8.onnx"]  # one calibration scene a group: other ranges
+    assert entry["files"] == RecognizerConfig.load(MODELS).int8["files"]
+    assert entry["s"] == RecognizerConfig.load(MODELS).int8["s"]  # the first run's time stays
+    assert entry["added"][-1]["networks"] == ["locator_zoom"]
+    assert RecognizerConfig.load(tmp_path).int8 == entry
+    rec = load_recognizer(tmp_path)
+    assert _file(rec.small_locator).endswith("locator_zoom.int8.onnx")

@@ -205,6 +205,11 @@ def test_backend_parity_onnx_vs_pytorch():
     raw_onnx, _ = rec.locator.raw(frame)
     raw_torch, _ = torch_rec.locator.raw(frame)
     assert np.abs(raw_onnx - raw_torch).max() < 1e-2 * max(1.0, np.abs(raw_onnx).max())
+    # the zoomed-out look's small-input copy: the same weights at 96x128 on both
+    assert rec.small_locator is not None and torch_rec.small_locator.imgsz == rec.small_locator.imgsz
+    raw_onnx, _ = rec.small_locator.raw(frame)
+    raw_torch, _ = torch_rec.small_locator.raw(frame)
+    assert np.abs(raw_onnx - raw_torch).max() < 1e-2 * max(1.0, np.abs(raw_onnx).max())
     a, b = rec(frame), torch_rec(frame)
     assert a.codes == b.codes
     assert np.allclose(a.xyxy, b.xyxy, atol=1.0)

@@ -218,6 +218,12 @@ print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "
     assert (model / "locator.onnx").stat().st_size > 1_000_000 and (model / "locator.pt").is_file()
     assert (model / "recognizer.json").read_text() == (ROOT / "models" / "recognizer.json").read_text()
     assert (model / "reader.onnx").read_bytes() == (ROOT / "models" / "reader.onnx").read_bytes()
+    # the zoomed-out look's small copy is made again from the new weights, at its own size
+    import onnxruntime as ort
+
+    zoom = model / "locator_zoom.onnx"
+    assert zoom.read_bytes() != (ROOT / "models" / "locator_zoom.onnx").read_bytes()
+    assert ort.InferenceSession(str(zoom)).get_inputs()[0].shape == [1, 3, 96, 128]
     # the optimizer is named, so the lr0 asked is the one that runs ("auto" ignores lr0)
     import yaml
 

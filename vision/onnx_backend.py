@@ -193,7 +193,7 @@ class OnnxLocator:
     """YOLO-OBB card locator on ONNX Runtime: ``locator(frame_bgr) -> Located``."""
 
     def __init__(self, path: str | Path, imgsz: tuple[int, int], conf: float = 0.35, iou: float = 0.5,
-                 threads: int | None = None):
+                 threads: int | None = None, mirror: bool = True):
         self.path = Path(path)  # the network file (float or 8-bit)
         self.session = make_session(path, threads)
         self.input_name = self.session.get_inputs()[0].name
@@ -204,7 +204,8 @@ class OnnxLocator:
         # one run (2 cores: 14.7 ms on two threads, 19.5 on one), so two runs side by side cost
         # 21.5 ms where one after the other cost 31.4 (benchmarks/bench_recognition.py).
         cores = int(threads) if threads else available_cores()
-        self._pair = make_session(path, max(1, cores // 2)) if cores >= 2 else None
+        # ``mirror``: whether :meth:`both` will run (a second session beside the first)
+        self._pair = make_session(path, max(1, cores // 2)) if cores >= 2 and mirror else None
         # its thread starts at the first mirrored pass
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="sueca-locator") if self._pair is not None else None
 

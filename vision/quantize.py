@@ -28,7 +28,7 @@ import numpy as np
 QUANT_SEED0 = 9_000_000
 GROUPS = ("train", "glyph", "real_train_all")
 #: The networks and their entries in recognizer.json.
-NETWORKS = ("locator", "outliner", "reader", "reader2", "face_suit")
+NETWORKS = ("locator", "locator_zoom", "outliner", "reader", "reader2", "face_suit")
 #: The operators quantized. The locator with all of its operators in 8 bits (its SiLU
 #: activations, additions, concatenations too) ran 7.8 ms a pass against 10.7 but held a game
 #: video's hand for the referee that this one reads right (models/EXPERIMENTS.md, 2026-12-05);
@@ -77,6 +77,8 @@ def calibration_inputs(model_dir: str | Path, scenes: int = 40, log=print) -> di
     sinks: dict[str, list] = {n: [] for n in NETWORKS}
     for session in rec.locator.sessions:  # the frame's and the mirrored pass's
         _capture(session, sinks["locator"])
+    if rec.small_locator is not None:  # the zoomed-out look's, on every still image
+        _capture(rec.small_locator.session, sinks["locator_zoom"])
     outliner, face = rec.outliner.net if rec.outliner else None, rec.face.net if rec.face else None
     for name, net in (("outliner", outliner), ("reader", rec.reader), ("reader2", rec.second), ("face_suit", face)):
         if net is not None:
@@ -155,35 +157,50 @@ def quantize_network(src: Path, dst: Path, batches: list[np.ndarray], keep_float
 
 def _entries(cfg: dict) -> dict[str, dict]:
     """Each network's entry of recognizer.json (where it has one)."""
-    out = {"locator": cfg.get("locator"), "outliner": cfg.get("outliner"), "reader": cfg.get("reader"),
+    zoom = (cfg.get("locator") or {}).get("zoom")
+    out = {"locator": cfg.get("locator"), "locator_zoom": zoom if isinstance(zoom, dict) else None,
+           "outliner": cfg.get("outliner"), "reader": cfg.get("reader"),
            "reader2": (cfg.get("reader") or {}).get("second"), "face_suit": cfg.get("face_suit")}
     return {k: v for k, v in out.items() if v and v.get("onnx")}
 
 
-def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default: bool = True) -> dict:
+def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default: bool = True,
+                    networks: list[str] | None = None) -> dict:
     """Write ``<net>.int8.onnx`` beside each float network of ``model_dir`` and name them in its
     ``recognizer.json`` (``"int8"``; ``default``: ONNX Runtime loads them unless told otherwise);
-    returns that entry."""
+    returns that entry. ``networks``: only these (of :data:`NETWORKS`), the others' 8-bit files
+    kept as they are (a network added to a quantized model; the readers' ranges, measured again
+    with its boxes read too, would move a little)."""
     model_dir = Path(model_dir)
     t0 = time.time()
-    inputs = calibration_inputs(model_dir, scenes, log)
     cfg_path = model_dir / "recognizer.json"
     cfg = json.loads(cfg_path.read_text())
-    files = {}
+    unknown = sorted(set(networks or ()) - set(_entries(cfg)))
+    if unknown:
+        raise ValueError(f"{cfg_path}: no float network {', '.join(unknown)} to quantize "
+                         f"(has {', '.join(_entries(cfg))})")
+    inputs = calibration_inputs(model_dir, scenes, log)
+    files = dict((cfg.get("int8") or {}).get("files", {})) if networks else {}
     for net, entry in _entries(cfg).items():
+        if networks and net not in networks:
+            continue
         src = model_dir / entry["onnx"]
         dst = src.with_name(src.stem + ".int8.onnx")
-        if net == "locator":  # one frame a call
+        if net in ("locator", "locator_zoom"):  # one frame a call
             quantize_network(src, dst, inputs[net], locator_float, CONV_ONLY)
         else:
             quantize_network(src, dst, rebatched(inputs[net]), op_types=CONV_ONLY)
         files[net] = dst.name
         log(f"{net}: {len(inputs[net])} calibration calls -> {dst.name} ({dst.stat().st_size // 1024} KB)")
-    cfg["int8"] = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0,
-                   "groups": list(GROUPS),
-                   "method": "static QDQ, per-channel int8 weights, uint8 activations, MinMax ranges; "
-                             "Conv/Gemm/MatMul only; locator head's last layers in float",
-                   "s": round(time.time() - t0)}
+    entry = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0,
+             "groups": list(GROUPS),
+             "method": "static QDQ, per-channel int8 weights, uint8 activations, MinMax ranges; "
+                       "Conv/Gemm/MatMul only; locator head's last layers in float"}
+    if networks:  # the earlier run's time stays; this one's is the added networks'
+        added = [*(cfg.get("int8") or {}).get("added", []), {"networks": list(networks), "s": round(time.time() - t0)}]
+        cfg["int8"] = {**(cfg.get("int8") or {}), **entry, "added": added}
+    else:
+        cfg["int8"] = {**entry, "s": round(time.time() - t0)}
     cfg_path.write_text(json.dumps(cfg, indent=1))
     return cfg["int8"]
 
@@ -193,8 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("model_dir", type=Path)
     ap.add_argument("--scenes", type=int, default=40, help="calibration scenes per deck group")
     ap.add_argument("--not-default", action="store_true", help="keep loading the float networks by default")
+    ap.add_argument("--only", nargs="+", choices=NETWORKS, metavar="NET",
+                    help=f"quantize only these ({', '.join(NETWORKS)}); the others' 8-bit files stay")
     a = ap.parse_args(argv)
-    print(json.dumps(quantize_models(a.model_dir, a.scenes, default=not a.not_default)))
+    print(json.dumps(quantize_models(a.model_dir, a.scenes, default=not a.not_default, networks=a.only)))
     return 0
 
 

@@ -40,8 +40,11 @@ class Recognizer:
     ``second``: a second reader that must agree (:func:`combine_readers`), or None.
     """
 
-    def __init__(self, locator, reader, config: RecognizerConfig, outliner=None, second=None, face=None):
+    def __init__(self, locator, reader, config: RecognizerConfig, outliner=None, second=None, face=None,
+                 small_locator=None):
         self.locator, self.reader, self.config = locator, reader, config
+        # the locator's weights at a small input, for the zoomed-out look (config.zoom_net), or None
+        self.small_locator = small_locator
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
         self.second = second
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
@@ -226,8 +229,10 @@ class Recognizer:
         switched on in the model's config: ``flip_pass`` runs the locator on the
         left-right mirrored frame too; ``stock_pass`` looks for lone card-shaped
         patches of card stock (:func:`sueca.vision.proposals.card_stock`);
-        ``zoom_pass`` locates on the frame shrunk three times where nothing was found
-        or a found box is large (:func:`sueca.vision.proposals.zoomed_out`). Their
+        ``zoom_pass`` locates on the frame shrunk: by the small-input locator
+        (``zoom_net``, :func:`sueca.vision.proposals.small_look`) on every still image,
+        else where nothing was found or a found box is large (on video, or by the locator
+        itself on a shrunk canvas: :func:`sueca.vision.proposals.zoomed_out`). Their
         boxes that overlap a box already found by the locator's NMS IoU are dropped;
         the others are added, and :meth:`__call__` keeps an added card only where
         it is read at the single-image threshold. A fourth, ``faint_conf`` /
@@ -240,7 +245,8 @@ class Recognizer:
 
         cfg = self.config
         return with_second_opinions(self.locator, frame, cfg.flip_pass, cfg.stock_pass, cfg.locate_iou,
-                                    cfg.zoom_pass, cfg.faint_conf if faint else None, cfg.faint_max)
+                                    cfg.zoom_pass, cfg.faint_conf if faint else None, cfg.faint_max,
+                                    self.small_locator, always_zoom=faint and self.small_locator is not None)
 
     def _second_look(self, frame: np.ndarray, corners: np.ndarray, codes: list, confs: np.ndarray,
                      threshold: float | None, added: np.ndarray, candidates: list | None = None,

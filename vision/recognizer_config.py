@@ -61,6 +61,9 @@ class RecognizerConfig:
     stock_pass: bool = False
     # also locate on the frame shrunk three times, where its cards are larger than the locator learnt
     zoom_pass: bool = False
+    # that look by the locator's weights at a small input ({"onnx", "imgsz"}, exported beside
+    # the locator), on every still image; None: the locator itself on a shrunk canvas, on demand
+    zoom_net: dict | None = None
     # on a still image also the locator's own boxes scored from faint_conf up to locate_conf, the
     # best faint_max of those on no card found: a second opinion as the mirrored pass's (None / 0: off)
     faint_conf: float | None = None
@@ -104,6 +107,7 @@ class RecognizerConfig:
             refine=bool(loc.get("refine", True)),
             flip_pass=bool(loc.get("flip", False)), stock_pass=bool(loc.get("stock", False)),
             zoom_pass=bool(loc.get("zoom", False)),
+            zoom_net=loc["zoom"] if isinstance(loc.get("zoom"), dict) else None,
             faint_conf=None if loc.get("faint") is None else float(loc["faint"]["conf"]),
             faint_max=0 if loc.get("faint") is None else int(loc["faint"]["max"]),
             outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
@@ -116,7 +120,7 @@ class RecognizerConfig:
                         "classes": ["card"], "conf": self.locate_conf, "iou": self.locate_iou, "refine": self.refine,
                         **({"flip": True} if self.flip_pass else {}),
                         **({"stock": True} if self.stock_pass else {}),
-                        **({"zoom": True} if self.zoom_pass else {}),
+                        **({"zoom": self.zoom_net or True} if self.zoom_pass else {}),
                         **({"faint": {"conf": self.faint_conf, "max": self.faint_max}}
                            if self.faint_conf is not None else {})},
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
@@ -186,6 +190,10 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         second = OnnxReader(net("reader2", cfg.second_reader["onnx"]), threads) if cfg.second_reader else None
         face_net = OnnxReader(net("face_suit", cfg.face_suit["onnx"]), threads) if cfg.face_suit else None
         outline_net = OnnxOutliner(net("outliner", cfg.outliner["onnx"]), threads) if cfg.outliner else None
+        # on one thread: so small an input parallelises poorly (2.15 ms a frame on one, 2.54 on two)
+        small_locator = OnnxLocator(net("locator_zoom", cfg.zoom_net["onnx"]), cfg.zoom_net["imgsz"], cfg.locate_conf,
+                                    cfg.locate_iou, 1, mirror=False) \
+            if cfg.zoom_pass and cfg.zoom_net and locator_file is None else None
     else:
         from sueca.vision.torch_backend import TorchLocator, TorchReader
 
@@ -194,6 +202,10 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         reader = TorchReader(model_dir / cfg.reader_pt, threads)
         second = TorchReader(model_dir / cfg.second_reader["pt"], threads) if cfg.second_reader else None
         face_net = TorchReader(model_dir / cfg.face_suit["pt"], threads) if cfg.face_suit else None
+        # the same weights at the small input size (ultralytics letterboxes to any size)
+        small_locator = TorchLocator(locator_file or model_dir / cfg.locator_pt, cfg.zoom_net["imgsz"],
+                                     cfg.locate_conf, cfg.locate_iou, threads) \
+            if cfg.zoom_pass and cfg.zoom_net else None
         outline_net = None
         if cfg.outliner:
             from sueca.vision.torch_backend import TorchOutliner
@@ -212,4 +224,4 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         f = cfg.face_suit
         face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)),
                         bool(f.get("fuse", False)), bool(f.get("rank", False)))
-    return Recognizer(locator, reader, cfg, outliner, second, face)
+    return Recognizer(locator, reader, cfg, outliner, second, face, small_locator)

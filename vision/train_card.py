@@ -58,6 +58,16 @@ def _face_row(cfg, size_kb: dict) -> str:
             f"| Nx3x72x48 rectified card (BGR) | {size_kb.get(f['onnx'], '?')} KB |\n")
 
 
+def _zoom_row(cfg, size_kb: dict) -> str:
+    z = cfg.zoom_net if cfg.zoom_pass else None
+    if not z:
+        return ""
+    h, w = z["imgsz"]
+    return (f"| `{z['onnx']}` | the locator's weights at a small input: on every still image, its boxes of large "
+            f"cards (a phone's close-up) are added as a second opinion (`proposals.small_look`) "
+            f"| 1x3x{h}x{w} letterboxed RGB | {size_kb.get(z['onnx'], '?')} KB |\n")
+
+
 def _int8_row(cfg, size_kb: dict) -> str:
     q = cfg.int8
     if not q or not q.get("files"):
@@ -105,7 +115,9 @@ def _second_confidence(cfg) -> str:
 def _second_opinions(cfg) -> str:
     parts = (["lone card-shaped patches of card stock added (`sueca.vision.proposals`)"] if cfg.stock_pass else []) + \
         (["the mirrored frame located too"] if cfg.flip_pass else []) + \
-        (["close-ups located on the frame shrunk three times"] if cfg.zoom_pass else []) + \
+        ([f"close-ups located by the locator's copy at {cfg.zoom_net['imgsz'][0]}x{cfg.zoom_net['imgsz'][1]} "
+          "on every still image" if cfg.zoom_net else "close-ups located on the frame shrunk three times"]
+         if cfg.zoom_pass else []) + \
         ([f"the locator's {cfg.faint_max} best boxes scored from {cfg.faint_conf:g} up to its threshold"]
          if cfg.faint_conf is not None and cfg.faint_max else [])
     return "; " + ", ".join(parts) + ", their cards kept only where read at the threshold" if parts else ""
@@ -184,7 +196,7 @@ after the other:
 | file | what | input | size |
 |---|---|---|---|
 | `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}){_second_opinions(cfg)} | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
-| `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes{_second_look(cfg)}) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
+{_zoom_row(cfg, size_kb)}| `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes{_second_look(cfg)}) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
 | `reader.onnx` | small CNN (width {getattr(preset, 'reader_width', 16)}): reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
 {_second_row(cfg, size_kb)}{_face_row(cfg, size_kb)}{_int8_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
 | `*.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |

@@ -173,17 +173,28 @@ def export_locator(pt: str | Path, imgsz: tuple[int, int], out_path: str | Path,
 def model_with_locator(model_dir: str | Path, checkpoint: str | Path, out: str | Path,
                        config_dir: str | Path) -> Path:
     """A copy of the model folder ``model_dir`` at ``out`` (replaced where it exists) whose locator
-    is ``checkpoint``: stripped ``locator.pt`` and its ``locator.onnx`` (imgsz from the folder's
-    config); everything else as it was (its 8-bit locator too, until ``sueca.vision.quantize``
-    runs on it). Returns ``out``."""
+    is ``checkpoint``: stripped ``locator.pt`` and its ONNX files (:func:`export_locators`);
+    everything else as it was (its 8-bit locators too, until ``sueca.vision.quantize`` runs on
+    it). Returns ``out``."""
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(model_dir, out, ignore=shutil.ignore_patterns("*.png", "*.md"))
-    imgsz = tuple(json.loads((out / "recognizer.json").read_text())["locator"]["imgsz"])
     strip_checkpoint(checkpoint, out / "locator.pt")
-    export_locator(out / "locator.pt", imgsz, out / "locator.onnx", config_dir)
+    export_locators(out, config_dir)
     return out
+
+
+def export_locators(model_dir: str | Path, config_dir: str | Path) -> list[Path]:
+    """Export ``model_dir/locator.pt`` to each ONNX file its ``recognizer.json`` names: the
+    locator's, and the zoomed-out look's small-input copy (``locator.zoom``) where it has one."""
+    model_dir = Path(model_dir)
+    loc = json.loads((model_dir / "recognizer.json").read_text())["locator"]
+    shapes = [(loc.get("onnx", "locator.onnx"), loc["imgsz"])]
+    if isinstance(loc.get("zoom"), dict):
+        shapes.append((loc["zoom"]["onnx"], loc["zoom"]["imgsz"]))
+    return [export_locator(model_dir / "locator.pt", tuple(imgsz), model_dir / name, config_dir)
+            for name, imgsz in shapes]
 
 
 def strip_checkpoint(pt: str | Path, out_path: str | Path) -> Path:

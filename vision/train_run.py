@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from sueca.datasets.styles import TEST_STYLES, TRAIN_STYLES
+from sueca.vision.proposals import SMALL_IMGSZ
 from sueca.vision.rectify import CropSpec
 from sueca.vision.recognizer import READER_CLASSES, RecognizerConfig, load_recognizer
 
@@ -235,6 +236,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         export_locator(model_dir / "locator.pt", (256, 320), model_dir / "locator.onnx", work / "yolo_config")
         timings["locator_s"] = time.time() - t0
         tfile.write_text(json.dumps(timings))
+    if not (model_dir / "locator_zoom.onnx").is_file():  # the same weights at a small input
+        from sueca.vision.train_locator import export_locator
+
+        export_locator(model_dir / "locator.pt", SMALL_IMGSZ, model_dir / "locator_zoom.onnx", work / "yolo_config")
     log(f"locator ready ({timings.get('locator_s', 0):.0f}s)")
 
     # 4. outliner: rough boxes (the new locator's own, and simulated) -> card outlines
@@ -264,7 +269,9 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # against 1324, the same wrong ones; 2 ms a frame: models/EXPERIMENTS.md)
                            lazy=True,
                            # a phone's close-up: cards larger than the locator learnt, found shrunk
-                           zoom_pass=True,
+                           # by the locator's small-input copy, on every still image (close-ups
+                           # 1241 against 1196 read of 1735, the same 3 wrong: EXPERIMENTS.md)
+                           zoom_pass=True, zoom_net={"onnx": "locator_zoom.onnx", "imgsz": list(SMALL_IMGSZ)},
                            # partly covered cards the locator scores under its threshold: its four
                            # best boxes from 0.02 on no found card, read as the mirrored pass's
                            # (synthetic test 957 against 933 read, the same 1 wrong: EXPERIMENTS.md)

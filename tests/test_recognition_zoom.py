@@ -1,0 +1,107 @@
+"""The zoomed-out look by the locator's small-input copy (``locator.zoom`` with a network,
+:func:`sueca.vision.proposals.small_look`): on every still image, on video only on demand."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from sueca.vision.onnx_backend import Located, rbox_corners
+from sueca.vision.proposals import SMALL_MIN, shrunk, small_look
+from sueca.vision.recognizer import Recognizer, RecognizerConfig, default_model_dir
+
+
+class Fixed:
+    """A locator that finds the given rotated boxes, as fractions of what it is shown."""
+
+    def __init__(self, rows):
+        self.rows, self.seen = np.asarray(rows, np.float32).reshape(-1, 5), []
+        self.conf = 0.2
+
+    def __call__(self, img, conf=None):
+        self.seen.append(img.shape)
+        h, w = img.shape[:2]
+        rb = self.rows.copy()
+        rb[:, [0, 2]] *= w
+        rb[:, [1, 3]] *= h
+        return Located(rb, rbox_corners(rb), np.full(len(rb), 0.9, np.float32))
+
+
+class Unsure:
+    def __call__(self, crops):
+        out = np.zeros((len(crops), 53), np.float32)
+        out[:, 52] = 5.0  # "no readable index"
+        return out
+
+
+def test_small_look_gives_frame_pixels_and_only_large_boxes():
+    frame = np.zeros((960, 1280, 3), np.uint8)
+    # a card half the frame high and one an overhead camera's size (0.12)
+    loc = Fixed([[0.3, 0.5, 0.25, 0.5, 0.2], [0.8, 0.2, 0.06, 0.12, 0.0]])
+    rb, sc = small_look(loc, frame, shrunk(frame))
+    assert loc.seen == [(240, 320, 3)]  # cut from the frame already shrunk for the card stock pass
+    assert rb.shape == (1, 5) and sc.tolist() == [pytest.approx(0.9)]
+    assert rb[0].tolist() == pytest.approx([384, 480, 320, 480, 0.2], abs=1e-3)
+    rb, _ = small_look(loc, frame, min_side=0.1)  # no shrunk frame: the frame itself
+    assert loc.seen[-1] == (960, 1280, 3) and len(rb) == 2
+    assert SMALL_MIN < 0.2  # a card a fifth of the frame high is the small look's
+
+
+def _recognizer(main_rows, small_rows):
+    cfg = RecognizerConfig(zoom_pass=True, zoom_net={"onnx": "locator_zoom.onnx", "imgsz": [96, 128]},
+                           refine=False, threshold=0.99)
+    return Recognizer(Fixed(main_rows), Unsure(), cfg, small_locator=Fixed(small_rows))
+
+
+def test_still_images_always_take_the_small_look():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    big = [0.7, 0.5, 0.3, 0.6, 0.0]
+    rec = _recognizer([[0.2, 0.3, 0.06, 0.1, 0.0]], [big])
+    located, added = rec.locate(frame)
+    assert len(rec.small_locator.seen) == 1
+    assert added.tolist() == [False, True]  # the close-up card the full pass missed
+    assert located.rboxes[1, :4].tolist() == pytest.approx([448, 240, 192, 288], abs=1e-3)
+
+
+def test_video_takes_it_only_where_nothing_or_a_large_card_was_found():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    small_card = [0.2, 0.3, 0.06, 0.1, 0.0]
+    rec = _recognizer([small_card], [[0.7, 0.5, 0.3, 0.6, 0.0]])
+    rec.locate(frame, faint=False)
+    assert rec.small_locator.seen == []  # an overhead camera's cards: not asked
+    rec = _recognizer([], [[0.7, 0.5, 0.3, 0.6, 0.0]])
+    located, added = rec.locate(frame, faint=False)
+    assert len(rec.small_locator.seen) == 1 and added.tolist() == [True]
+
+
+def test_without_its_network_the_look_is_the_locators_own_on_a_canvas():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    rec = _recognizer([], [])
+    rec.small_locator = None
+    rec.locate(frame)
+    assert rec.locator.seen == [(480, 640, 3)] * 2  # the frame, then the frame-sized canvas
+
+
+def test_the_zoom_network_survives_the_model_file(tmp_path):
+    d = json.loads((default_model_dir() / "recognizer.json").read_text())
+    cfg = RecognizerConfig.load(default_model_dir())
+    assert cfg.zoom_pass and cfg.zoom_net == {"onnx": "locator_zoom.onnx", "imgsz": [96, 128]}
+    for zoom_net in (None, {"onnx": "other.onnx", "imgsz": [64, 96]}):
+        (tmp_path / "recognizer.json").write_text(json.dumps({**d, **replace(cfg, zoom_net=zoom_net).to_dict()}))
+        loaded = RecognizerConfig.load(tmp_path)
+        assert loaded.zoom_pass and loaded.zoom_net == zoom_net
+    assert json.loads((tmp_path / "recognizer.json").read_text())["locator"]["zoom"]["imgsz"] == [64, 96]
+
+
+def test_the_model_card_names_the_small_copy():
+    from sueca.vision.train_card import _second_opinions, _zoom_row
+
+    cfg = RecognizerConfig.load(default_model_dir())
+    row = _zoom_row(cfg, {"locator_zoom.onnx": 10485})
+    assert row.startswith("| `locator_zoom.onnx` |") and "1x3x96x128" in row and "10485 KB" in row
+    assert "copy at 96x128 on every still image" in _second_opinions(cfg)
+    assert _zoom_row(replace(cfg, zoom_net=None), {}) == ""
+    assert "shrunk three times" in _second_opinions(replace(cfg, zoom_net=None))
