@@ -224,6 +224,7 @@ print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "
     zoom = model / "locator_zoom.onnx"
     assert zoom.read_bytes() != (ROOT / "models" / "locator_zoom.onnx").read_bytes()
     assert ort.InferenceSession(str(zoom)).get_inputs()[0].shape == [1, 3, 96, 128]
+    assert ort.InferenceSession(str(model / "locator.onnx")).get_inputs()[0].shape == [1, 3, 256, 320]
     # the optimizer is named, so the lr0 asked is the one that runs ("auto" ignores lr0)
     import yaml
 

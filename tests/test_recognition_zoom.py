@@ -105,3 +105,25 @@ def test_the_model_card_names_the_small_copy():
     assert "copy at 96x128 on every still image" in _second_opinions(cfg)
     assert _zoom_row(replace(cfg, zoom_net=None), {}) == ""
     assert "shrunk three times" in _second_opinions(replace(cfg, zoom_net=None))
+
+
+def test_a_large_photo_is_read_shrunk_and_answered_in_its_own_pixels():
+    from test_recognition_model import make_table
+
+    from sueca.vision.recognizer import MAX_SIDE, load_recognizer
+
+    rec = load_recognizer()
+    layout = [("7H", 950, 950, 5), ("KS", 2200, 1600, -20), ("2D", 3150, 950, 40)]
+    frame, corners = make_table(layout, size=(4032, 3024), card_h=700)
+    seen = []
+    locate = rec.locate
+    rec.locate = lambda f, *a, **k: (seen.append(f.shape), locate(f, *a, **k))[1]
+    dets = rec(frame)
+    assert seen == [(1200, 1600, 3)] and max(seen[0]) == MAX_SIDE
+    assert sorted(c for c in dets.codes if c) == ["2D", "7H", "KS"]
+    for (code, *_), true in zip(layout, corners):
+        q = dets.corners[dets.codes.index(code)]
+        assert np.abs(q.mean(axis=0) - np.asarray(true).mean(axis=0)).max() < 0.03 * 700, code
+    assert dets.xyxy[:, 2].max() > 3000 and (dets.xyxy[:, 2] <= 4032).all()
+    rec.max_side = None  # full size: the same cards
+    assert sorted(c for c in rec(frame).codes if c) == ["2D", "7H", "KS"] and seen[-1] == (3024, 4032, 3)

@@ -157,15 +157,20 @@ def printed_deck_round(work: str | Path, best: str | Path, scenes: int, synth_sc
 
 def export_locator(pt: str | Path, imgsz: tuple[int, int], out_path: str | Path, config_dir: str | Path) -> Path:
     """Export the checkpoint to a fixed-shape ONNX graph (raw head output, NMS done at run time)."""
+    import tempfile
+
     setup_ultralytics(config_dir)
     from ultralytics import YOLO
 
-    model = YOLO(str(pt))
-    produced = model.export(format="onnx", imgsz=list(imgsz), simplify=True, dynamic=False, opset=17,
-                            half=False, nms=False, device="cpu")
     out_path = Path(out_path)
     out_path.parent.mkdir(parents=True, exist_ok=True)
-    if Path(produced).resolve() != out_path.resolve():
+    # ultralytics writes the graph beside the checkpoint: from a copy in a folder of its own, so
+    # that a second export of the same weights (the small copy) never overwrites the first
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / Path(pt).name
+        shutil.copyfile(pt, src)
+        produced = YOLO(str(src)).export(format="onnx", imgsz=list(imgsz), simplify=True, dynamic=False,
+                                         opset=17, half=False, nms=False, device="cpu")
         shutil.copyfile(produced, out_path)
     return out_path
 
