@@ -251,4 +251,5 @@ def _unmirrored(found: tuple, width: int) -> tuple:
     return rb, found[1]
 
 
-__all__ = ["BIG_CARD", "ZOOM_OUT", "SMALL_IMGSZ", "SMALL_MIN", "shrunk", "card_stock", "zoomed_out", "small_look", "with_second_opinions"]
+__all__ = ["BIG_CARD", "ZOOM_OUT", "SMALL_IMGSZ", "SMALL_MIN", "shrunk", "card_stock", "zoomed_out", "small_look",
+           "with_second_opinions"]
