@@ -127,3 +127,47 @@ def test_a_large_photo_is_read_shrunk_and_answered_in_its_own_pixels():
     assert dets.xyxy[:, 2].max() > 3000 and (dets.xyxy[:, 2] <= 4032).all()
     rec.max_side = None  # full size: the same cards
     assert sorted(c for c in rec(frame).codes if c) == ["2D", "7H", "KS"] and seen[-1] == (3024, 4032, 3)
+
+
+def _red_card(rb):
+    """A white card with red index corners (what ``RedReader`` reads as 7H) on a green cloth."""
+    import cv2
+
+    frame = np.full((480, 640, 3), (40, 90, 40), np.uint8)
+    q = rbox_corners(np.asarray([rb], np.float32))[0]
+    cv2.fillPoly(frame, [q.astype(np.int32)], (235, 235, 235))
+    (x0, y0), (x1, y1) = q.min(axis=0).astype(int), q.max(axis=0).astype(int)
+    pw, ph = int(0.3 * rb[2]), int(0.25 * rb[3])
+    cv2.rectangle(frame, (x0, y0), (x0 + pw, y0 + ph), (0, 0, 220), -1)
+    cv2.rectangle(frame, (x1 - pw, y1 - ph), (x1, y1), (0, 0, 220), -1)
+    return frame
+
+
+class MirrorOnly(Fixed):
+    """Finds its boxes only on every second call: the mirrored frame's pass."""
+
+    def __call__(self, img, conf=None):
+        found = super().__call__(img, conf)
+        return found if len(self.seen) % 2 == 0 else Located(found.rboxes[:0], found.corners[:0], found.scores[:0])
+
+
+@pytest.mark.parametrize("height, second_opinion, read", [(240, "small", ("7H",)), (240, "flip", ("7H",)),
+                                                          (80, "flip", ())])
+def test_a_large_card_only_a_second_opinion_found_gets_a_second_look(height, second_opinion, read):
+    """A close-up's card is boxed by a second opinion alone (the small look, the mirrored
+    pass), coarsely; the outliner's first landing misses its index, a second look finds it.
+    A small added box gets none (most are not cards)."""
+    from test_recognition_second_look import RedReader, SlowOutliner
+
+    rb = [320.0, 240.0, 0.7 * height, float(height), 0.0]  # in the middle: the mirror image is the same
+    off = np.asarray([rb], np.float32) + np.array([[0.2 * rb[2], 0.17 * height, 0, 0, 0]], np.float32)
+    box = [[rb[0] / 640, rb[1] / 480, rb[2] / 640, rb[3] / 480, 0.0]]
+    flip = second_opinion == "flip"
+    cfg = RecognizerConfig(outliner={"onnx": "-", "second_look": True}, zoom_pass=not flip, flip_pass=flip,
+                           zoom_net=None if flip else {"onnx": "-", "imgsz": [96, 128]}, refine=False)
+    rec = Recognizer(MirrorOnly(box) if flip else Fixed([]), RedReader(), cfg,
+                     outliner=SlowOutliner(first=off, then=np.asarray([rb], np.float32)),
+                     small_locator=None if flip else Fixed(box))
+    assert (height >= SMALL_MIN * 480) == (read != ())
+    assert rec(_red_card(rb)).codes == read
+    assert rec.outliner.calls == (3 if read else 1)  # the first landing, then the second look's two

@@ -264,11 +264,20 @@ class Recognizer:
         corner crops then miss the index, frame after frame while the card lies still.
         Two or four more passes from there often settle on the card (``outliner.second_look``
         in the model's config). The readers judge the new outline as any other. Boxes a
-        second opinion added (``added``) get none: most are not cards, and each costs.
+        second opinion added (``added``) get none: most are not cards, and each costs;
+        but on a still image a large one does (as long as the small look's floor,
+        :data:`~sueca.vision.proposals.SMALL_MIN`): a close-up's cards are found by the second
+        opinions alone (the full pass boxes their parts), from a coarse 96x128 input.
         With ``memo`` (video), a card whose crops are as they were when a second look
         found nothing gets none either (``candidates``: what was read of each card)."""
         if self.outliner is None or not (self.config.outliner or {}).get("second_look"):
             return
+        if memo is None and added.any():
+            from sueca.vision.proposals import SMALL_MIN
+
+            q = np.asarray(corners, np.float32)
+            side = np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1))
+            added = added & (side < SMALL_MIN * min(frame.shape[:2]))
         todo = [i for i, c in enumerate(codes) if c == UNREADABLE and not added[i]]
         if memo is not None and candidates is not None:
             todo = [i for i in todo if not memo.looked_unchanged(candidates[i])]
