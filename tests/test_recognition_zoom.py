@@ -88,7 +88,7 @@ def test_without_its_network_the_look_is_the_locators_own_on_a_canvas():
 def test_the_zoom_network_survives_the_model_file(tmp_path):
     d = json.loads((default_model_dir() / "recognizer.json").read_text())
     cfg = RecognizerConfig.load(default_model_dir())
-    assert cfg.zoom_pass and cfg.zoom_net == {"onnx": "locator_zoom.onnx", "imgsz": [96, 128]}
+    assert cfg.zoom_pass and cfg.zoom_net == {"onnx": "locator_zoom.onnx", "imgsz": [96, 128], "conf": 0.1}
     for zoom_net in (None, {"onnx": "other.onnx", "imgsz": [64, 96]}):
         (tmp_path / "recognizer.json").write_text(json.dumps({**d, **replace(cfg, zoom_net=zoom_net).to_dict()}))
         loaded = RecognizerConfig.load(tmp_path)
@@ -171,3 +171,19 @@ def test_a_large_card_only_a_second_opinion_found_gets_a_second_look(height, sec
     assert (height >= SMALL_MIN * 480) == (read != ())
     assert rec(_red_card(rb)).codes == read
     assert rec.outliner.calls == (3 if read else 1)  # the first landing, then the second look's two
+
+
+def test_the_small_copy_takes_its_own_score_threshold(tmp_path):
+    import shutil
+
+    from sueca.vision.recognizer import load_recognizer
+
+    rec = load_recognizer()
+    assert rec.small_locator.conf == pytest.approx(0.1) and rec.locator.conf == pytest.approx(0.2)
+    for f in default_model_dir().iterdir():
+        if f.suffix in (".onnx", ".json"):
+            shutil.copyfile(f, tmp_path / f.name)
+    d = json.loads((tmp_path / "recognizer.json").read_text())
+    del d["locator"]["zoom"]["conf"]
+    (tmp_path / "recognizer.json").write_text(json.dumps(d))
+    assert load_recognizer(tmp_path).small_locator.conf == pytest.approx(0.2)  # the locator's, by default

@@ -62,7 +62,8 @@ class RecognizerConfig:
     # also locate on the frame shrunk three times, where its cards are larger than the locator learnt
     zoom_pass: bool = False
     # that look by the locator's weights at a small input ({"onnx", "imgsz"}, exported beside
-    # the locator), on every still image; None: the locator itself on a shrunk canvas, on demand
+    # the locator; "conf": the score its boxes need, default the locator's), on every still
+    # image; None: the locator itself on a shrunk canvas, on demand
     zoom_net: dict | None = None
     # on a still image also the locator's own boxes scored from faint_conf up to locate_conf, the
     # best faint_max of those on no card found: a second opinion as the mirrored pass's (None / 0: off)
@@ -191,8 +192,8 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         face_net = OnnxReader(net("face_suit", cfg.face_suit["onnx"]), threads) if cfg.face_suit else None
         outline_net = OnnxOutliner(net("outliner", cfg.outliner["onnx"]), threads) if cfg.outliner else None
         # on one thread: so small an input parallelises poorly (2.15 ms a frame on one, 2.54 on two)
-        small_locator = OnnxLocator(net("locator_zoom", cfg.zoom_net["onnx"]), cfg.zoom_net["imgsz"], cfg.locate_conf,
-                                    cfg.locate_iou, 1, mirror=False) \
+        small_locator = OnnxLocator(net("locator_zoom", cfg.zoom_net["onnx"]), cfg.zoom_net["imgsz"],
+                                    float(cfg.zoom_net.get("conf", cfg.locate_conf)), cfg.locate_iou, 1, mirror=False) \
             if cfg.zoom_pass and cfg.zoom_net and locator_file is None else None
     else:
         from sueca.vision.torch_backend import TorchLocator, TorchReader
@@ -204,7 +205,7 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         face_net = TorchReader(model_dir / cfg.face_suit["pt"], threads) if cfg.face_suit else None
         # the same weights at the small input size (ultralytics letterboxes to any size)
         small_locator = TorchLocator(locator_file or model_dir / cfg.locator_pt, cfg.zoom_net["imgsz"],
-                                     cfg.locate_conf, cfg.locate_iou, threads) \
+                                     float(cfg.zoom_net.get("conf", cfg.locate_conf)), cfg.locate_iou, threads) \
             if cfg.zoom_pass and cfg.zoom_net else None
         outline_net = None
         if cfg.outliner:
