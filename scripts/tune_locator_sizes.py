@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from sueca.datasets.build import build_dataset
     from sueca.datasets.styles import resolve_styles
+    from sueca.vision.train_data import write_yaml
     from sueca.vision.train_locator import finetune_locator, model_with_locator
 
     try:
@@ -85,10 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         build_dataset(data / name, n, seed=seed, size=(640, 480), progress=False, overwrite=True,
                       styles=styles, scene_options=options)
         print(f"{name}: {n} scenes ({time.time() - t0:.0f} s)", flush=True)
-    yaml = args.out / "data.yaml"
-    yaml.write_text(f"path: {data.resolve()}\n"
-                    f"train: [{', '.join(f'{p[0]}/images/train' for p in todo)}]\n"
-                    f"val: [{', '.join(f'{p[0]}/images/val' for p in todo)}]\nnames:\n  0: card\n")
+    yaml = write_yaml(data, [p[0] for p in todo])
     best = finetune_locator(args.model / "locator.pt", yaml, args.out / "ft", args.epochs, 320, 16, seed=1,
                             lr0=args.lr0, close_mosaic=args.epochs)
     print(f"data and fine-tuning: {time.time() - t0:.0f} s -> {best}", flush=True)

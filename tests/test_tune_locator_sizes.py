@@ -36,3 +36,13 @@ def test_empty_parts_are_left_out():
 def test_bad_arguments_are_refused(argv, tmp_path):
     with pytest.raises(SystemExit):
         _script().main(["--out", str(tmp_path), *argv])
+
+
+def test_the_parts_go_into_one_dataset_file(tmp_path):
+    from sueca.vision.train_data import write_yaml
+
+    lines = write_yaml(tmp_path, ["big", "synth"]).read_text().splitlines()
+    assert lines == [f"path: {tmp_path.resolve()}", "train: [big/images/train, synth/images/train]",
+                     "val: [big/images/val, synth/images/val]", "names:", "  0: card"]
+    # one folder of its own, as the recipe's
+    assert write_yaml(tmp_path).read_text().splitlines()[1:3] == ["train: images/train", "val: images/val"]

@@ -273,10 +273,18 @@ def build(out: str | Path, seeds: range, styles, scene_size=(1280, 960), locator
     return {"crops": crops, "labels": labels, "groups": groups}
 
 
-def write_yaml(out: str | Path) -> Path:
+def write_yaml(out: str | Path, parts: list[str] | tuple[str, ...] | None = None) -> Path:
+    """``out/data.yaml`` for ultralytics: the images of ``out`` itself, or of its subfolders
+    ``parts`` (each a :func:`build` of its own) together, e.g. ``train: [real/images/train,
+    synth/images/train]``."""
     out = Path(out).resolve()
     p = out / "data.yaml"
-    p.write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    if parts is None:
+        train, val = "images/train", "images/val"
+    else:
+        train = "[" + ", ".join(f"{name}/images/train" for name in parts) + "]"
+        val = "[" + ", ".join(f"{name}/images/val" for name in parts) + "]"
+    p.write_text(f"path: {out}\ntrain: {train}\nval: {val}\nnames:\n  0: card\n")
     return p
 
 

@@ -117,16 +117,14 @@ def printed_deck_data(data: str | Path, scenes: int, synth_scenes: int | None = 
     """
     from sueca.datasets.build import build_dataset
     from sueca.datasets.styles import resolve_styles
+    from sueca.vision.train_data import write_yaml
 
     resolve_styles(decks)
     data = Path(data)
     synth = scenes if synth_scenes is None else synth_scenes
     for name, seed, styles, n in (("real", PRINTED_SEED0, decks, scenes), ("synth", PRINTED_SYNTH_SEED0, None, synth)):
         build_dataset(data / name, n, seed=seed, size=(640, 480), progress=False, overwrite=True, styles=styles)
-    yaml = data / "data.yaml"
-    yaml.write_text(f"path: {data.resolve()}\ntrain: [real/images/train, synth/images/train]\n"
-                    "val: [real/images/val, synth/images/val]\nnames:\n  0: card\n")
-    return yaml
+    return write_yaml(data, ["real", "synth"])
 
 
 def printed_deck_round(work: str | Path, best: str | Path, scenes: int, synth_scenes: int, epochs: int,
