@@ -180,7 +180,8 @@ def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default:
         raise ValueError(f"{cfg_path}: no float network {', '.join(unknown)} to quantize "
                          f"(has {', '.join(_entries(cfg))})")
     inputs = calibration_inputs(model_dir, scenes, log)
-    files = dict((cfg.get("int8") or {}).get("files", {})) if networks else {}
+    earlier = (cfg.get("int8") or {}) if networks else {}  # a run for some networks adds to the last
+    files = dict(earlier.get("files", {}))
     for net, entry in _entries(cfg).items():
         if networks and net not in networks:
             continue
@@ -192,15 +193,15 @@ def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default:
             quantize_network(src, dst, rebatched(inputs[net]), op_types=CONV_ONLY)
         files[net] = dst.name
         log(f"{net}: {len(inputs[net])} calibration calls -> {dst.name} ({dst.stat().st_size // 1024} KB)")
-    entry = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0,
-             "groups": list(GROUPS),
-             "method": "static QDQ, per-channel int8 weights, uint8 activations, MinMax ranges; "
-                       "Conv/Gemm/MatMul only; locator head's last layers in float"}
+    run = {"files": files, "default": bool(default), "scenes_per_group": scenes, "seed0": QUANT_SEED0,
+           "groups": list(GROUPS),
+           "method": "static QDQ, per-channel int8 weights, uint8 activations, MinMax ranges; "
+                     "Conv/Gemm/MatMul only; locator head's last layers in float"}
     if networks:  # the earlier run's time stays; this one's is the added networks'
-        added = [*(cfg.get("int8") or {}).get("added", []), {"networks": list(networks), "s": round(time.time() - t0)}]
-        cfg["int8"] = {**(cfg.get("int8") or {}), **entry, "added": added}
+        added = [*earlier.get("added", []), {"networks": list(networks), "s": round(time.time() - t0)}]
+        cfg["int8"] = {**earlier, **run, "added": added}
     else:
-        cfg["int8"] = {**entry, "s": round(time.time() - t0)}
+        cfg["int8"] = {**run, "s": round(time.time() - t0)}
     cfg_path.write_text(json.dumps(cfg, indent=1))
     return cfg["int8"]
 
