@@ -89,6 +89,9 @@ def test_the_zoom_network_survives_the_model_file(tmp_path):
     d = json.loads((default_model_dir() / "recognizer.json").read_text())
     cfg = RecognizerConfig.load(default_model_dir())
     assert cfg.zoom_pass and cfg.zoom_net == {"onnx": "locator_zoom.onnx", "imgsz": [96, 128], "conf": 0.1}
+    from sueca.vision.train_run import ZOOM_NET
+
+    assert ZOOM_NET == cfg.zoom_net  # what the recipe writes is what is installed
     for zoom_net in (None, {"onnx": "other.onnx", "imgsz": [64, 96]}):
         (tmp_path / "recognizer.json").write_text(json.dumps({**d, **replace(cfg, zoom_net=zoom_net).to_dict()}))
         loaded = RecognizerConfig.load(tmp_path)

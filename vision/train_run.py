@@ -27,6 +27,9 @@ VAL_SEED0 = 500_000
 TEST_SEED0 = 900_000
 TILT_SEED0 = 950_000
 REAL_SEED0 = 970_000
+#: The zoomed-out look's network: the locator exported at a small input, its boxes from score 0.1
+#: (close-ups 1274 against 1196 read of 1735, the same 3 wrong: models/EXPERIMENTS.md, eighth session).
+ZOOM_NET = {"onnx": "locator_zoom.onnx", "imgsz": list(SMALL_IMGSZ), "conf": 0.1}
 
 
 @dataclass(frozen=True)
@@ -236,10 +239,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
         export_locator(model_dir / "locator.pt", (256, 320), model_dir / "locator.onnx", work / "yolo_config")
         timings["locator_s"] = time.time() - t0
         tfile.write_text(json.dumps(timings))
-    if not (model_dir / "locator_zoom.onnx").is_file():  # the same weights at a small input
+    if not (model_dir / ZOOM_NET["onnx"]).is_file():  # the same weights at a small input
         from sueca.vision.train_locator import export_locator
 
-        export_locator(model_dir / "locator.pt", SMALL_IMGSZ, model_dir / "locator_zoom.onnx", work / "yolo_config")
+        export_locator(model_dir / "locator.pt", ZOOM_NET["imgsz"], model_dir / ZOOM_NET["onnx"], work / "yolo_config")
     log(f"locator ready ({timings.get('locator_s', 0):.0f}s)")
 
     # 4. outliner: rough boxes (the new locator's own, and simulated) -> card outlines
@@ -269,11 +272,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # against 1324, the same wrong ones; 2 ms a frame: models/EXPERIMENTS.md)
                            lazy=True,
                            # a phone's close-up: cards larger than the locator learnt, found shrunk
-                           # by the locator's small-input copy, on every still image, its boxes
-                           # from score 0.1 (close-ups 1274 against 1196 read of 1735, the same 3
-                           # wrong: EXPERIMENTS.md, eighth session)
-                           zoom_pass=True,
-                           zoom_net={"onnx": "locator_zoom.onnx", "imgsz": list(SMALL_IMGSZ), "conf": 0.1},
+                           # by the locator's small-input copy, on every still image (ZOOM_NET)
+                           zoom_pass=True, zoom_net=dict(ZOOM_NET),
                            # partly covered cards the locator scores under its threshold: its four
                            # best boxes from 0.02 on no found card, read as the mirrored pass's
                            # (synthetic test 957 against 933 read, the same 1 wrong: EXPERIMENTS.md)
