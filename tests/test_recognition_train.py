@@ -216,8 +216,19 @@ print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "
     # the new locator in a copy of the model folder, exported for ONNX Runtime; the rest as it was
     model = Path(d["model"])
     assert (model / "locator.onnx").stat().st_size > 1_000_000 and (model / "locator.pt").is_file()
-    assert (model / "recognizer.json").read_text() == (ROOT / "models" / "recognizer.json").read_text()
     assert (model / "reader.onnx").read_bytes() == (ROOT / "models" / "reader.onnx").read_bytes()
+    # the old locator's 8-bit files are gone and unnamed (ONNX Runtime would load them before
+    # the new float ones); the other networks' 8-bit files and the rest of the config stay
+    cfg, installed = (json.loads((p / "recognizer.json").read_text()) for p in (model, ROOT / "models"))
+    assert not (model / "locator.int8.onnx").exists() and not (model / "locator_zoom.int8.onnx").exists()
+    assert cfg["int8"]["files"] == {k: v for k, v in installed["int8"]["files"].items()
+                                   if k not in ("locator", "locator_zoom")}
+    assert (model / "reader.int8.onnx").read_bytes() == (ROOT / "models" / "reader.int8.onnx").read_bytes()
+    assert {k: v for k, v in cfg.items() if k != "int8"} == {k: v for k, v in installed.items() if k != "int8"}
+    from sueca.vision.recognizer import load_recognizer
+
+    rec = load_recognizer(model)
+    assert rec.locator.path == model / "locator.onnx" and rec.small_locator.path == model / "locator_zoom.onnx"
     # the zoomed-out look's small copy is made again from the new weights, at its own size
     import onnxruntime as ort
 

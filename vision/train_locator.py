@@ -177,15 +177,28 @@ def model_with_locator(model_dir: str | Path, checkpoint: str | Path, out: str |
                        config_dir: str | Path) -> Path:
     """A copy of the model folder ``model_dir`` at ``out`` (replaced where it exists) whose locator
     is ``checkpoint``: stripped ``locator.pt`` and its ONNX files (:func:`export_locators`);
-    everything else as it was (its 8-bit locators too, until ``sueca.vision.quantize`` runs on
-    it). Returns ``out``."""
+    everything else as it was. The old locator's 8-bit files are removed and unnamed, so ONNX
+    Runtime runs the new float locators until ``python -m sueca.vision.quantize OUT --only
+    locator locator_zoom`` makes theirs. Returns ``out``."""
     out = Path(out)
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(model_dir, out, ignore=shutil.ignore_patterns("*.png", "*.md"))
     strip_checkpoint(checkpoint, out / "locator.pt")
     export_locators(out, config_dir)
+    _forget_8bit_locators(out)
     return out
+
+
+def _forget_8bit_locators(model_dir: Path) -> None:
+    # a copied 8-bit locator holds the old weights, and ONNX Runtime would load it before the new float one
+    path = model_dir / "recognizer.json"
+    cfg = json.loads(path.read_text())
+    files = (cfg.get("int8") or {}).get("files", {})
+    for net in ("locator", "locator_zoom"):
+        if net in files:
+            (model_dir / files.pop(net)).unlink(missing_ok=True)
+    path.write_text(json.dumps(cfg, indent=1))
 
 
 def export_locators(model_dir: str | Path, config_dir: str | Path) -> list[Path]:
