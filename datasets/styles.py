@@ -60,6 +60,7 @@ class DeckStyle:
     external: str | None = None       # a fetched real deck ("letele", see svgdeck.py); stock tints it
     art_hue: int = 0                  # real decks: hue turn (degrees) of the court figures' colours
     restyle: bool = True              # real decks: recolour and reletter to this style (False: the art as printed)
+    art_from: str | None = None       # real decks: the courts' and aces' art from this other fetched deck (``artmix``)
     # where printers differ from the hand-made decks (None / defaults: the hand-made layout)
     index_inset: float | None = None  # index column's left edge, of the card width
     pip_gap: float = 0.02             # space between the index column and the pips, of the width
@@ -273,10 +274,29 @@ def _glyph(k: int) -> DeckStyle:
     return glyph_style(k)
 
 
+#: Printed training decks whose courts and aces wear another training deck's art up to their
+#: own indices (``artmix_<deck>``, :func:`sueca.datasets.cards.swap_art`): unseen decks'
+#: figures crowd the index in ways the readers never saw (Tigullio's touch it), so the readers
+#: learn the index against art that is not its own deck's. The partner is 7 decks on.
+ARTMIX_STYLES: tuple[str, ...] = tuple(f"artmix_{n}" for n in REAL_TRAIN_STYLES + REAL_MORE_STYLES)
+
+
+@functools.lru_cache(maxsize=None)
+def _artmix(name: str) -> DeckStyle:
+    decks = REAL_TRAIN_STYLES + REAL_MORE_STYLES
+    base = name[len("artmix_"):]
+    if base not in decks:
+        raise ValueError(f"unknown deck style {name!r}: artmix_ takes a printed training deck ({', '.join(decks)})")
+    partner = _BY_NAME[decks[(decks.index(base) + 7) % len(decks)]]
+    return replace(_BY_NAME[base], name=name, art_from=partner.external)
+
+
 def get_style(name: str | DeckStyle) -> DeckStyle:
     """The style called ``name`` (a DeckStyle is returned as is)."""
     if isinstance(name, DeckStyle):
         return name
+    if name.startswith("artmix_"):
+        return _artmix(name)
     if name.startswith("gen") and name[3:].isdigit():
         return _generated(int(name[3:]))
     if name.startswith("wide") and name[4:].isdigit():
@@ -295,14 +315,14 @@ def usable(style: DeckStyle) -> bool:
         return True
     from . import svgdeck
 
-    return svgdeck.available(style.external)
+    return svgdeck.available(style.external) and (style.art_from is None or svgdeck.available(style.art_from))
 
 
 def resolve_styles(styles) -> tuple[DeckStyle, ...]:
     """None -> training styles; "test" -> held-out styles; "glyph" -> the glyph decks;
     "real", "real_train", "real_more", "real_train_all", "real_heldout" -> other artists' decks (all,
     ``REAL_TRAIN_STYLES``, ``REAL_MORE_STYLES``, both, ``REAL_HELDOUT_STYLES``; an error when none is
-    cached); else names or DeckStyles.
+    cached); "artmix" -> ``ARTMIX_STYLES`` whose decks are cached; else names or DeckStyles.
 
     Real-deck styles whose art is not cached are left out of the named groups.
     """
@@ -320,6 +340,12 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
         return out
     if styles == "glyph":
         return tuple(get_style(n) for n in GLYPH_STYLES)
+    if styles == "artmix":
+        out = tuple(s for s in map(get_style, ARTMIX_STYLES) if usable(s))
+        if not out:
+            raise ValueError("styles 'artmix': no two printed training decks are cached; "
+                             "run 'sueca dataset fetch-heldout-decks'")
+        return out
     if styles == "all":
         return tuple(s for s in STYLES if usable(s)) + tuple(get_style(n) for n in TRAIN_STYLES if n.startswith("gen"))
     if isinstance(styles, (str, DeckStyle)):

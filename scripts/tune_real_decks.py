@@ -31,9 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=300, help="scenes of each deck group (and as many synthetic per group)")
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--decks", default="real_train",
-                    choices=["real_train", "glyph", "glyph+real_train", "real_train_all", "glyph+real_train_all"],
+                    choices=["real_train", "glyph", "glyph+real_train", "real_train_all", "glyph+real_train_all",
+                             "artmix", "real_train_all+artmix", "glyph+real_train_all+artmix"],
                     help="the new crops' decks: other artists' (fetched; real_train_all: with the KDE and GNOME "
-                         "themes added 2026-12-04), the glyph decks, or both")
+                         "themes added 2026-12-04), the glyph decks, the printed decks with each other's "
+                         "court and ace art (artmix, added 2026-12-05), or several")
     ap.add_argument("--shapes", type=float, default=0.0,
                     help="probability of jittering a crop's stroke weight and index size while learning (default 0)")
     ap.add_argument("--seed", type=int, default=0, help="moves the scenes' seeds and the training seed (default 0; "

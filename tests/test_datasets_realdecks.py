@@ -193,3 +193,43 @@ def test_a_deck_whose_art_licence_is_not_the_expected_one_is_refused():
         realdecks.check_licences(src, _npm_tar({"package/package.json": good["package/package.json"]}))
     with pytest.raises(RuntimeError, match="is not MIT"):
         realdecks.check_licences(src, _npm_tar({**good, "package/package.json": json.dumps({"license": "UNLICENSED"})}))
+
+
+def test_artmix_decks_wear_another_decks_art_up_to_their_own_indices(tmp_path, monkeypatch):
+    from sueca.datasets import cards
+    from sueca.datasets.cards import render_card_face
+    from sueca.datasets.styles import ARTMIX_STYLES, REAL_MORE_STYLES, REAL_TRAIN_STYLES, get_style
+
+    monkeypatch.setenv("SUECA_DECKS_DIR", str(tmp_path))
+    assert len(ARTMIX_STYLES) == len(REAL_TRAIN_STYLES + REAL_MORE_STYLES)
+    assert not set(ARTMIX_STYLES) & set(TRAIN_STYLES) and "artmix_real_bellot" not in ARTMIX_STYLES
+    with pytest.raises(ValueError, match="printed training deck"):
+        get_style("artmix_real_bellot")  # a held-out deck never lends or wears art
+    stand_in_deck(tmp_path / "kde_standard")
+    svgdeck._manifest.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="fetch-heldout-decks"):
+            resolve_styles("artmix")  # its partner deck is not cached
+        partner = get_style("artmix_real_kde_standard").art_from
+        assert partner != "kde_standard" and f"real_{partner}" in REAL_TRAIN_STYLES + REAL_MORE_STYLES
+        other = stand_in_deck(tmp_path / partner)
+        for code in other["cards"]:  # the partner's art: one colour over the whole face
+            img = cv2.imread(str(tmp_path / partner / f"{code}.png"), cv2.IMREAD_UNCHANGED)
+            img[6:506, 6:360, :3] = (10, 200, 10)
+            cv2.imwrite(str(tmp_path / partner / f"{code}.png"), img)
+        svgdeck._manifest.cache_clear()
+        assert [s.name for s in resolve_styles("artmix")] == ["artmix_real_kde_standard"]
+        own, quads = render_card_face("KH", "real_kde_standard", 512)
+        mixed, mixed_quads = render_card_face("KH", "artmix_real_kde_standard", 512)
+        assert np.array_equal(quads, mixed_quads)
+        x0, y0 = np.floor(quads[0].min(0)).astype(int)
+        x1, y1 = np.ceil(quads[0].max(0)).astype(int)
+        assert np.array_equal(mixed[y0:y1, x0:x1], own[y0:y1, x0:x1])  # its own index, as printed
+        assert (mixed[250, 183, :3] == (10, 200, 10)).all() and not (own[250, 183, :3] == (10, 200, 10)).all()
+        assert (mixed[y1 + 8, x0 + 8, :3] == (10, 200, 10)).all()  # the art right under the index
+        assert np.array_equal(mixed[..., 3], own[..., 3])  # its own outline
+        pip, _ = render_card_face("7H", "artmix_real_kde_standard", 512)
+        assert np.array_equal(pip, render_card_face("7H", "real_kde_standard", 512)[0])  # pips keep their deck's
+    finally:
+        svgdeck._manifest.cache_clear()
+        cards._render_face.cache_clear()
