@@ -343,8 +343,8 @@ def resolve_styles(styles) -> tuple[DeckStyle, ...]:
     if styles == "artmix":
         out = tuple(s for s in map(get_style, ARTMIX_STYLES) if usable(s))
         if not out:
-            raise ValueError("styles 'artmix': no two printed training decks are cached; "
-                             "run 'sueca dataset fetch-heldout-decks'")
+            raise ValueError("styles 'artmix': no printed training deck is cached with the deck that lends it "
+                             "art; run 'sueca dataset fetch-heldout-decks'")
         return out
     if styles == "all":
         return tuple(s for s in STYLES if usable(s)) + tuple(get_style(n) for n in TRAIN_STYLES if n.startswith("gen"))

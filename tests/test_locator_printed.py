@@ -42,3 +42,32 @@ def test_printed_and_training_style_scenes_side_by_side(tmp_path, monkeypatch):
     for line in (tmp_path / "data" / "synth" / "annotations.jsonl").read_text().splitlines():
         synth_decks.update(c.get("style") for c in json.loads(line).get("cards", []))
     assert synth_decks and not any(str(d).startswith("real_") for d in synth_decks)
+
+
+def test_a_new_locator_never_runs_on_the_old_ones_8bit_copy(tmp_path):
+    """model_with_locator's copy: the installed 8-bit locators hold the old weights, so they go;
+    where nothing else was 8-bit, the model becomes a float one (and still loads)."""
+    import shutil
+    from pathlib import Path
+
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.train_locator import _forget_8bit_locators
+
+    models = Path(__file__).resolve().parents[1] / "models"
+    for keep_readers in (True, False):
+        model = tmp_path / f"m{keep_readers}"
+        shutil.copytree(models, model, ignore=shutil.ignore_patterns("*.pt", "*.png", "*.md"))
+        cfg = json.loads((model / "recognizer.json").read_text())
+        if not keep_readers:
+            cfg["int8"]["files"] = {k: v for k, v in cfg["int8"]["files"].items() if k.startswith("locator")}
+            (model / "recognizer.json").write_text(json.dumps(cfg))
+        _forget_8bit_locators(model)
+        after = json.loads((model / "recognizer.json").read_text())
+        assert not (model / "locator.int8.onnx").exists() and not (model / "locator_zoom.int8.onnx").exists()
+        rec = load_recognizer(model)
+        assert rec.locator.path == model / "locator.onnx" and rec.small_locator.path == model / "locator_zoom.onnx"
+        if keep_readers:
+            assert after["int8"]["files"]["reader"] == "reader.int8.onnx" and rec.reader.path.name == "reader.int8.onnx"
+            assert "locator" not in after["int8"]["files"] and "locator_zoom" not in after["int8"]["files"]
+        else:
+            assert "int8" not in after and rec.reader.path.name == "reader.onnx"

@@ -198,6 +198,8 @@ def _forget_8bit_locators(model_dir: Path) -> None:
     for net in ("locator", "locator_zoom"):
         if net in files:
             (model_dir / files.pop(net)).unlink(missing_ok=True)
+    if cfg.get("int8") and not files:  # nothing left in 8 bits: the model is a float one
+        del cfg["int8"]
     path.write_text(json.dumps(cfg, indent=1))
 
 
