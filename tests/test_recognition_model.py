@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import io
 import json
 import subprocess
 import sys
@@ -188,6 +187,26 @@ def test_cli_ok_exit_and_model_option(tmp_path):
     assert json.loads(r.stdout)["cards"][0]["card"] == "2D"
     r = _cli(str(p), "--model", str(tmp_path / "nothing.onnx"))
     assert r.returncode != 0 and "nothing.onnx" in r.stderr
+
+
+def test_cli_threshold_is_the_confidence_a_reading_needs(tmp_path):
+    frame, _ = make_table([("2D", 300, 250, 0), ("KS", 700, 300, 30), ("10C", 500, 650, -20)])
+    p = tmp_path / "three.png"
+    cv2.imwrite(str(p), frame)
+    default, strict, loose = (_cli(str(p), "--all", *extra) for extra in ((), ("--threshold", "0.99999"),
+                                                                           ("--threshold", "0.5")))
+    for r in (default, strict, loose):
+        assert r.returncode == 0, r.stderr
+    read = {t: {c["card"]: c["confidence"] for c in json.loads(r.stdout)["cards"] if c["card"]}
+            for t, r in (("default", default), ("strict", strict), ("loose", loose))}
+    assert set(read["default"]) == {"2D", "KS", "10C"}
+    assert set(read["strict"]) < set(read["default"]) <= set(read["loose"])  # one held back at least
+    assert all(v >= 0.99999 for v in read["strict"].values())
+    # what the strict run does not read, it reports located but unreadable (card null), not dropped
+    assert len(json.loads(strict.stdout)["cards"]) == len(json.loads(default.stdout)["cards"])
+    for bad in ("1.5", "0", "abc"):
+        r = _cli(str(p), "--threshold", bad)
+        assert r.returncode == 2 and "--threshold" in r.stderr and bad in r.stderr and not r.stdout
 
 
 needs_torch = pytest.mark.skipif(

@@ -32,7 +32,23 @@ def register(subparsers) -> None:
     p.add_argument("--threads", type=int, default=None, help="threads de inferência / inference threads")
     p.add_argument("--all", action="store_true",
                    help="incluir cartas ilegíveis (card null) / include located but unreadable cards")
+    p.add_argument("--threshold", type=_probability, default=None, metavar="P",
+                   help="confiança mínima de uma leitura (por omissão a do modelo); mais baixa lê mais cartas e "
+                        "erra mais (models/README.md) / the confidence a reading needs (default: the model's); "
+                        "lower reads more cards and gets more wrong")
     p.set_defaults(func=handler)
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 < value < 1.0:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"--threshold: expected a number between 0 and 1 (exclusive), got {text!r}")
+    return value
 
 
 def read_image(path: str):
@@ -56,10 +72,11 @@ def read_image(path: str):
     return np.ascontiguousarray(arr[:, :, ::-1])
 
 
-def detect_entry(recognizer, path: str, include_unreadable: bool = False) -> dict:
-    """The JSON object of one image (raises ``ValueError`` for an unreadable file)."""
+def detect_entry(recognizer, path: str, include_unreadable: bool = False, threshold: float | None = None) -> dict:
+    """The JSON object of one image (raises ``ValueError`` for an unreadable file); ``threshold``:
+    the confidence a reading needs, instead of the model's."""
     frame = read_image(path)
-    dets = recognizer(frame)
+    dets = recognizer(frame, threshold=threshold)
     cards = dets.to_json()
     if include_unreadable:
         for i, code in enumerate(dets.codes):
@@ -81,7 +98,7 @@ def handler(args) -> int:
     failed = 0
     for path in args.images:
         try:
-            entry = detect_entry(rec, path, args.all)
+            entry = detect_entry(rec, path, args.all, args.threshold)
         except ValueError as exc:
             failed += 1
             print(f"erro / error: {exc}", file=sys.stderr)
