@@ -116,9 +116,12 @@ def test_close_up_cards_found_on_the_frame_shrunk(rec):
     found = [c for c in rec(frame).codes if c]
     assert sorted(found) == ["7H", "KS"]
     saved = rec.config
-    rec.config = replace(saved, zoom_pass=False)
+    rec.config = replace(saved, zoom_pass=False, closeup=None)
     try:
         without = [c for c in rec(frame).codes if c]
+        rec.config = replace(saved, zoom_pass=False)
+        closeup_alone = [c for c in rec(frame).codes if c]
     finally:
         rec.config = saved
     assert "KS" not in without  # the measured miss this pass is for
+    assert "KS" in closeup_alone  # the close-up pass (vision/closeup.py) finds it too

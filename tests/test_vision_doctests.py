@@ -4,6 +4,7 @@ import doctest
 
 import pytest
 
+import sueca.vision.closeup
 import sueca.vision.face_suit
 import sueca.vision.fans
 import sueca.vision.proposals
@@ -13,7 +14,7 @@ import sueca.vision.still
 
 
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
-                                    sueca.vision.face_suit, sueca.vision.recognizer_config],
+                                    sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

@@ -308,12 +308,24 @@ class Recognizer:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
         h, w = frame.shape[:2]
         if not self.max_side or max(h, w) <= self.max_side:
-            return self._detect(frame, memory, threshold)
+            return self._whole(frame, memory, threshold)
         import cv2
 
         k = self.max_side / max(h, w)
         small = cv2.resize(frame, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
-        return _scaled(self._detect(small, memory, threshold), w / small.shape[1], h / small.shape[0], (w, h))
+        return _scaled(self._whole(small, memory, threshold), w / small.shape[1], h / small.shape[0], (w, h))
+
+    def _whole(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
+        """:meth:`_detect`, and on a still image with large cards the close-up pass
+        (``config.closeup``, :func:`sueca.vision.closeup.closeup_pass`); not on video, where
+        the camera is overhead and a card found late is a play out of order."""
+        dets = self._detect(frame, memory, threshold)
+        cfg = self.config.closeup
+        if memory is not None or not cfg:
+            return dets
+        from sueca.vision.closeup import closeup_pass
+
+        return closeup_pass(self, frame, dets, threshold, float(cfg["trigger"]), float(cfg["target"]))
 
     def _detect(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
         memo = getattr(memory, "crops", None)

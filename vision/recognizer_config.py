@@ -69,6 +69,9 @@ class RecognizerConfig:
     # best faint_max of those on no card found: a second opinion as the mirrored pass's (None / 0: off)
     faint_conf: float | None = None
     faint_max: int = 0
+    # a still image whose largest outline is at least "trigger" of the short side is read again
+    # shrunk until it is "target" (sueca.vision.closeup); None: off
+    closeup: dict | None = None
     # the learned outline stage (sueca.vision.outliner); None: classical refinement only
     outliner: dict | None = None
     # a second reader (other width, other data) that must read the same card:
@@ -111,6 +114,7 @@ class RecognizerConfig:
             zoom_net=loc["zoom"] if isinstance(loc.get("zoom"), dict) else None,
             faint_conf=None if loc.get("faint") is None else float(loc["faint"]["conf"]),
             faint_max=0 if loc.get("faint") is None else int(loc["faint"]["max"]),
+            closeup=_closeup(loc.get("closeup"), path),
             outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
             int8=d.get("int8"), info=d.get("info", {}),
         )
@@ -123,7 +127,8 @@ class RecognizerConfig:
                         **({"stock": True} if self.stock_pass else {}),
                         **({"zoom": self.zoom_net or True} if self.zoom_pass else {}),
                         **({"faint": {"conf": self.faint_conf, "max": self.faint_max}}
-                           if self.faint_conf is not None else {})},
+                           if self.faint_conf is not None else {}),
+                        **({"closeup": dict(self.closeup)} if self.closeup else {})},
             "reader": {"onnx": self.reader_onnx, "pt": self.reader_pt, "crop": self.crop.to_dict(),
                        "classes": list(self.reader_classes), "temperature": self.temperature,
                        "threshold": self.threshold, "video_threshold": self.video_threshold,
@@ -134,6 +139,19 @@ class RecognizerConfig:
             **({"int8": self.int8} if self.int8 else {}),
             "info": self.info,
         }
+
+
+def _closeup(value, path: Path) -> dict | None:
+    """``locator.closeup`` checked: {"trigger", "target"}, 0 < target < trigger <= 1."""
+    if value is None:
+        return None
+    try:
+        trigger, target = float(value["trigger"]), float(value["target"])
+    except (TypeError, KeyError, ValueError):
+        raise ValueError(f'{path}: locator.closeup must be {{"trigger": T, "target": S}}, got {value!r}') from None
+    if not 0 < target < trigger <= 1:
+        raise ValueError(f"{path}: locator.closeup needs 0 < target < trigger <= 1, got {value!r}")
+    return {"trigger": trigger, "target": target}
 
 
 def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",

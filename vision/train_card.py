@@ -119,7 +119,9 @@ def _second_opinions(cfg) -> str:
           "on every still image" if cfg.zoom_net else "close-ups located on the frame shrunk three times"]
          if cfg.zoom_pass else []) + \
         ([f"the locator's {cfg.faint_max} best boxes scored from {cfg.faint_conf:g} up to its threshold"]
-         if cfg.faint_conf is not None and cfg.faint_max else [])
+         if cfg.faint_conf is not None and cfg.faint_max else []) + \
+        ([f"a still image whose largest outline is {cfg.closeup['trigger']:g} of its short side read again "
+          f"shrunk until it is {cfg.closeup['target']:g} (`sueca.vision.closeup`)"] if cfg.closeup else [])
     return "; " + ", ".join(parts) + ", their cards kept only where read at the threshold" if parts else ""
 
 

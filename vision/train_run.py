@@ -30,6 +30,9 @@ REAL_SEED0 = 970_000
 #: The zoomed-out look's network: the locator exported at a small input, its boxes from score 0.1
 #: (close-ups 1274 against 1196 read of 1735, the same 3 wrong: models/EXPERIMENTS.md, eighth session).
 ZOOM_NET = {"onnx": "locator_zoom.onnx", "imgsz": list(SMALL_IMGSZ), "conf": 0.1}
+#: A still image whose largest outline is 0.28 of its short side is read again shrunk until that
+#: outline is 0.13 of it, the overhead camera's card (sueca.vision.closeup; models/EXPERIMENTS.md)
+CLOSEUP = {"trigger": 0.28, "target": 0.13}
 
 
 @dataclass(frozen=True)
@@ -277,7 +280,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # partly covered cards the locator scores under its threshold: its four
                            # best boxes from 0.02 on no found card, read as the mirrored pass's
                            # (synthetic test 957 against 933 read, the same 1 wrong: EXPERIMENTS.md)
-                           faint_conf=0.02, faint_max=4)
+                           faint_conf=0.02, faint_max=4,
+                           # a phone's close-up read again with its cards at the size they were
+                           # learnt at (close-up sweep, cards 0.30-0.70 of the frame high: 668 of 952 against 601)
+                           closeup=dict(CLOSEUP))
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if (work / "locator_real.json").is_file():  # what the locator's printed-deck round did
