@@ -117,6 +117,9 @@ def test_the_config_keeps_it_and_names_a_bad_one(tmp_path):
     shutil.copytree(default_model_dir(), model, ignore=shutil.ignore_patterns("*.pt", "*.png"))
     cfg = RecognizerConfig.load(model)
     assert cfg.closeup == {"trigger": 0.28, "target": 0.13}  # the installed model's
+    from sueca.vision.train_run import CLOSEUP
+
+    assert CLOSEUP == cfg.closeup  # what the recipe writes is what is installed
     assert RecognizerConfig.load(model).to_dict()["locator"]["closeup"] == cfg.closeup
     d = json.loads((model / "recognizer.json").read_text())
     d["locator"]["closeup"] = {"trigger": 0.1, "target": 0.13}
