@@ -10,9 +10,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from sueca.vision.closeup import closeup_pass, longest_side, shrunk_canvas
+from sueca.vision.closeup import closeup_pass, shrunk_canvas
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.recognizer import RecognizerConfig, default_model_dir, load_recognizer
+from sueca.vision.rectify import longest_side
 
 
 def _dets(quads, codes, conf=0.99):

@@ -30,15 +30,10 @@ import numpy as np
 
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.readings import outline_iou
+from sueca.vision.rectify import longest_side
 
 #: Outlines this alike (IoU) with a card already read are that card again.
 SAME_CARD_IOU = 0.3
-
-
-def longest_side(corners: np.ndarray) -> np.ndarray:
-    """Per outline (N, 4, 2), its longer side in pixels."""
-    q = np.asarray(corners, np.float32).reshape(-1, 4, 2)
-    return np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1))
 
 
 def shrunk_canvas(frame: np.ndarray, k: float) -> tuple[np.ndarray, tuple[int, int], tuple[int, int]]:
@@ -121,4 +116,4 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
                           conf.astype(np.float32), loc.astype(np.float32), corners, np.ones(len(corners), bool))
 
 
-__all__ = ["SAME_CARD_IOU", "longest_side", "shrunk_canvas", "closeup_pass"]
+__all__ = ["SAME_CARD_IOU", "shrunk_canvas", "closeup_pass"]

@@ -27,7 +27,7 @@ from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLA
                                    probabilities, same_card_outlines, same_place, softmax)
 from sueca.vision.recognizer_config import (BACKENDS, CONFIG_NAME, PRECISIONS, RecognizerConfig,  # noqa: F401
                                             default_model_dir, load_recognizer)
-from sueca.vision.rectify import corner_orderings, cut_rows
+from sueca.vision.rectify import corner_orderings, cut_rows, longest_side
 
 _one_per_card = one_per_card  # the name scripts and tests know
 
@@ -275,9 +275,7 @@ class Recognizer:
         if memo is None and added.any():
             from sueca.vision.proposals import SMALL_MIN
 
-            q = np.asarray(corners, np.float32)
-            side = np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1))
-            added = added & (side < SMALL_MIN * min(frame.shape[:2]))
+            added = added & (longest_side(corners) < SMALL_MIN * min(frame.shape[:2]))
         todo = [i for i, c in enumerate(codes) if c == UNREADABLE and not added[i]]
         if memo is not None and candidates is not None:
             todo = [i for i in todo if not memo.looked_unchanged(candidates[i])]

@@ -67,6 +67,16 @@ def clockwise(quad: np.ndarray) -> np.ndarray:
     return q if area2 >= 0 else q[::-1].copy()
 
 
+def longest_side(quads: np.ndarray) -> np.ndarray:
+    """Per quad (N, 4, 2), the longer of its sides from its first point, in pixels.
+
+    >>> longest_side(np.array([[[0, 0], [30, 0], [30, 50], [0, 50]]], np.float32)).tolist()
+    [50.0]
+    """
+    q = np.asarray(quads, np.float32).reshape(-1, 4, 2)
+    return np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1))
+
+
 def portrait_orderings(quad: np.ndarray, ambiguous: float = 0.0) -> list[np.ndarray]:
     """Orderings TL, TR, BR, BL of ``quad`` in which the top edge is a short side.
 
