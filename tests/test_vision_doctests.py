@@ -5,6 +5,7 @@ import doctest
 import pytest
 
 import sueca.vision.closeup
+import sueca.vision.detections
 import sueca.vision.face_suit
 import sueca.vision.fans
 import sueca.vision.proposals
@@ -14,7 +15,8 @@ import sueca.vision.still
 
 
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
-                                    sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup],
+                                    sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup,
+                                    sueca.vision.detections],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sueca.vision.detections import UNREADABLE, CardDetections
+from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
 from sueca.vision.readings import outline_iou
 from sueca.vision.rectify import longest_side
 
@@ -110,9 +110,7 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
     corners = np.concatenate([dets.corners[stay], new]).astype(np.float32)
     conf = np.concatenate([dets.confidence[stay], np.asarray([f for _, f in picked], np.float32)])
     loc = np.concatenate([dets.locate_confidence[stay], back.locate_confidence[added]])
-    xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-    xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
-    return CardDetections(xyxy, tuple([dets.codes[i] for i in stay] + [c for c, _ in picked]),
+    return CardDetections(outline_boxes(corners, (w, h)), tuple([dets.codes[i] for i in stay] + [c for c, _ in picked]),
                           conf.astype(np.float32), loc.astype(np.float32), corners, np.ones(len(corners), bool))
 
 

@@ -18,6 +18,18 @@ import numpy as np
 UNREADABLE = ""  # card code of a card that was located but not read with confidence
 
 
+def outline_boxes(corners: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """(N, 4) float32 boxes (x0, y0, x1, y1) around outlines (N, 4, 2), inside an image of
+    ``size`` (w, h).
+
+    >>> outline_boxes(np.array([[[-5, 2], [30, 2], [30, 40], [-5, 40]]], np.float32), (20, 100)).tolist()
+    [[0.0, 2.0, 20.0, 40.0]]
+    """
+    w, h = size
+    xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+    return np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
+
+
 @dataclass(frozen=True)
 class CardDetections:
     """Cards found in one image.

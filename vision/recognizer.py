@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from sueca.vision.classes import CARD_CODES
-from sueca.vision.detections import UNREADABLE, CardDetections
+from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
 from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, clear_reading,  # noqa: F401
                                    combine_corners, combine_readers, could_read, nested_in_read, one_per_card,
                                    probabilities, same_card_outlines, same_place, softmax)
@@ -409,9 +409,7 @@ class Recognizer:
             codes = [c for c, k in zip(codes, inner) if not k]
             corners, confs, loc = corners[~inner], confs[~inner], loc[~inner]
         codes, confs = one_per_card(codes, confs)
-        xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-        h, w = frame.shape[:2]
-        xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
+        xyxy = outline_boxes(corners, (frame.shape[1], frame.shape[0]))
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
 
@@ -424,9 +422,7 @@ def _scaled(dets: CardDetections, gx: float, gy: float, size: tuple[int, int]) -
     if len(dets) == 0:
         return dets
     corners = ((dets.corners + 0.5) * np.array([gx, gy], np.float32) - 0.5).astype(np.float32)
-    xyxy = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
-    xyxy = np.clip(xyxy, 0, [size[0], size[1], size[0], size[1]]).astype(np.float32)
-    return replace(dets, corners=corners, xyxy=xyxy)
+    return replace(dets, corners=corners, xyxy=outline_boxes(corners, size))
 
 
 def _subset(located, mask: np.ndarray):
