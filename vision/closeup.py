@@ -25,15 +25,20 @@ sizes unchanged. A close-up still image costs about 60-90 ms more.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
 from sueca.vision.readings import outline_iou
 from sueca.vision.rectify import longest_side
+from sueca.vision.refine import grown
 
-#: Outlines this alike (IoU) with a card already read are that card again.
-SAME_CARD_IOU = 0.3
+#: An added outline overlapping a card already read this much (IoU) lies on that card: not added.
+ON_READ_IOU = 0.3
+#: An unread box of the first pass overlapping an added card this much is that card: it goes.
+ON_ADDED_IOU = 0.5
 
 
 def shrunk_canvas(frame: np.ndarray, k: float) -> tuple[np.ndarray, tuple[int, int], tuple[int, int]]:
@@ -67,8 +72,7 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
     size = float(longest_side(dets.corners).max()) / short
     if size < trigger:
         return dets
-    from sueca.vision.recognizer import _scaled
-    from sueca.vision.refine import grown
+    from sueca.vision.recognizer import _scaled  # not at the top: the recognizer calls this module
 
     canvas, (x0, y0), (sw, sh) = shrunk_canvas(frame, target / size)
     strict = max(recognizer.config.threshold, threshold or 0.0)
@@ -77,8 +81,6 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
         return dets
     h, w = frame.shape[:2]
     moved = small.corners - np.array([x0, y0], np.float32)
-    from dataclasses import replace
-
     back = _scaled(replace(small, corners=moved.astype(np.float32)), w / sw, h / sh, (w, h))
     cands = [np.stack([q, grown(q[None], 1.08)[0]]) for q in back.corners]
     codes, confs = recognizer.read_quads(frame, cands, exact=False, threshold=strict)
@@ -96,7 +98,7 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
             code, conf = back.codes[i], float(back.confidence[i])
         else:
             continue
-        if code in seen or any(outline_iou(q, r) > SAME_CARD_IOU for r in read):
+        if code in seen or any(outline_iou(q, r) > ON_READ_IOU for r in read):
             continue
         seen.add(code)
         read.append(q)
@@ -106,7 +108,7 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
         return dets
     new = back.corners[added]
     stay = [i for i in range(len(dets)) if dets.codes[i] != UNREADABLE
-            or not any(outline_iou(dets.corners[i], q) > 0.5 for q in new)]
+            or not any(outline_iou(dets.corners[i], q) > ON_ADDED_IOU for q in new)]
     corners = np.concatenate([dets.corners[stay], new]).astype(np.float32)
     conf = np.concatenate([dets.confidence[stay], np.asarray([f for _, f in picked], np.float32)])
     loc = np.concatenate([dets.locate_confidence[stay], back.locate_confidence[added]])
@@ -114,4 +116,4 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
                           conf.astype(np.float32), loc.astype(np.float32), corners, np.ones(len(corners), bool))
 
 
-__all__ = ["SAME_CARD_IOU", "shrunk_canvas", "closeup_pass"]
+__all__ = ["ON_READ_IOU", "ON_ADDED_IOU", "shrunk_canvas", "closeup_pass"]
