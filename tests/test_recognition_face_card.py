@@ -1,6 +1,7 @@
 """A face network that reads the whole card (53 classes, ``face_suit.classes = "card"``): its
-suit and its rank group (pips counted, or "a court") weigh and check the readers; the
-rank it gives makes the readers surer of a card an index read, never of another."""
+suit and its rank group (pips counted, or "a court") weigh the readers, its suit checks them
+(its rank group too only with ``rank_check``); the rank it gives makes the readers surer of a
+card an index read, never of another."""
 
 from __future__ import annotations
 
@@ -82,20 +83,28 @@ def _plain():
     return rec
 
 
-def test_a_face_sure_of_another_rank_withdraws_and_never_renames(table):
+@pytest.mark.parametrize("rank_check", [False, True])
+def test_a_face_sure_of_another_card_never_renames(table, rank_check):
     frame, corners = table
     rec = _plain()
     plain = _read(rec(frame), corners)
     assert sum(c not in ("-", UNREADABLE) for c in plain) >= 4
+    kept_against_the_count = 0
     for shown in ("9S", "3C", "QH", None):
-        rec.face = FaceSuit(SaysCard(shown), fuse=True, rank=True)
+        rec.face = FaceSuit(SaysCard(shown), fuse=True, rank=True, rank_check=rank_check)
         got = _read(rec(frame), corners)
         for was, now in zip(plain, got):
             if now in ("-", UNREADABLE):
                 continue
             assert now == was, (shown, plain, got)  # never another card than the index's own
-            if shown is not None:  # kept only where the face shows that suit and rank group
-                assert now[-1] == shown[-1] and RANK_GROUP[now[:-1]] == RANK_GROUP[shown[:-1]], (shown, got)
+            if shown is not None:  # kept only where the face shows that suit ...
+                assert now[-1] == shown[-1], (shown, got)
+                same_group = RANK_GROUP[now[:-1]] == RANK_GROUP[shown[:-1]]
+                assert same_group or not rank_check, (shown, got)  # ... and, if asked, that pip count
+                kept_against_the_count += not same_group
+    # without the rank check a face's pip count cannot withdraw what both corners read sure
+    # (the 7C under a face sure of 3C): an unseen deck's pips are what the face miscounts
+    assert kept_against_the_count == (0 if rank_check else 1)
     # a face that says nothing changes nothing
     rec.face = FaceSuit(SaysCard(None), fuse=True, rank=True)
     assert _read(rec(frame), corners) == plain
@@ -134,3 +143,28 @@ def test_a_miscounting_face_cannot_turn_the_index_s_8_into_a_10(table):
     assert rec.read_quads(frame, quads, faces={})[0] == [UNREADABLE]  # never the face's own 10
     rec.face = FaceSuit(SaysCard("10H"), fuse=True, rank=False)  # the suit alone: the index's 8, unsure
     assert rec.read_quads(frame, quads, faces={})[0] == [UNREADABLE]
+
+
+class SaysFace:
+    """A stand-in whole-card face network giving every crop the logits of ``probs`` (53,)."""
+
+    def __init__(self, probs: np.ndarray):
+        self.logits = np.log(probs).astype(np.float32)
+
+    def __call__(self, crops):
+        return np.repeat(self.logits[None], len(crops), axis=0)
+
+
+def test_the_rank_check_is_off_unless_asked(table):
+    frame, corners = table
+    # Bellot's nines, to a face that learnt other decks: a ten or an eight, the nine under 0.05
+    miscounted = _face(**{"9S": 0.02, "10S": 0.6, "8S": 0.35, "nothing": 0.03})
+    quads = np.asarray(corners[:1], np.float32)
+    assert FaceSuit(SaysFace(miscounted), rank=True).check(frame, quads, ["9S"]).tolist() == [False]
+    assert FaceSuit(SaysFace(miscounted), rank=True, rank_check=True).check(frame, quads, ["9S"]).tolist() == [True]
+    # the suit check stays: a face sure of hearts withdraws the index's spades
+    hearts = _face(**{"9H": 0.9, "nothing": 0.1})
+    assert FaceSuit(SaysFace(hearts), rank=True).check(frame, quads, ["9S"]).tolist() == [True]
+    # the installed model's face weighs by the rank group but checks the suit alone
+    face = load_recognizer().face
+    assert face.rank and face.fuse and not face.rank_check

@@ -175,8 +175,12 @@ class FaceSuit:
     sure: float = 0.5
     doubt: float = 0.05
     fuse: bool = False
-    #: a whole-card face (53 classes): its rank group weighs and checks too
+    #: a whole-card face (53 classes): its rank group weighs too
     rank: bool = False
+    #: ... and withdraws a reading too. Off: a face counts the pips of a deck it never saw
+    #: wrong sure of itself (Bellot's nines as tens or eights, in every scene), and the
+    #: weighing already keeps the face's count from renaming a card (models/EXPERIMENTS.md)
+    rank_check: bool = False
 
     def probabilities(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """(N, K): the two upright views of each card averaged (K: the network's classes)."""
@@ -222,5 +226,5 @@ class FaceSuit:
         quads = [np.asarray(candidates[i], np.float32).reshape(-1, 4, 2)[0] if candidates is not None
                  else np.asarray(corners[i], np.float32) for i in ask]
         probs = self.card_probabilities(frame, quads, memo, seen)
-        out[ask] = disagrees([codes[i] for i in ask], probs, self.sure, self.doubt, self.rank)
+        out[ask] = disagrees([codes[i] for i in ask], probs, self.sure, self.doubt, self.rank and self.rank_check)
         return out

@@ -49,7 +49,7 @@ def _face_row(cfg, size_kb: dict) -> str:
         return ""
     card = f.get("classes") == "card"
     what = ("53 classes): the whole card from its face, or \"says nothing\"; a reading whose suit" +
-            (" or rank group" if f.get("rank") else "") if card else
+            (" or rank group" if f.get("rank") and f.get("rank_check") else "") if card else
             "5 classes): the suit from the whole card's face, or \"says nothing\"; a reading whose suit")
     weighed = ("; the readers' probabilities are weighed by it first" +
                (" (suit and rank group together)" if card and f.get("rank") else "")) if f.get("fuse") else ""
