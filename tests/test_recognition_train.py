@@ -241,3 +241,35 @@ print(json.dumps({{"skipped": str(skipped), "best": str(best), "lines": lines, "
 
     run_args = yaml.safe_load((best.parent.parent / "args.yaml").read_text())
     assert run_args["optimizer"] == "AdamW" and run_args["lr0"] == 0.002 and run_args["warmup_epochs"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")
+def test_outliner_tuning_writes_a_copy_with_the_new_outliner(tmp_path):
+    out = tmp_path / "outft"
+    script = str(ROOT / "scripts" / "tune_outliner.py")
+    refused = subprocess.run([_train_python(), script, "--out", str(out), "--groups", "real_heldout"],
+                             capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert refused.returncode == 2 and "held-out" in refused.stderr
+    res = subprocess.run([_train_python(), script, "--model", str(ROOT / "models"), "--out", str(out),
+                          "--scenes", "2", "--epochs", "1", "--groups", "train"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
+    assert "validation corner error before" in res.stdout and "validation corner error after" in res.stdout
+    model = out / "model"
+    assert (model / "outliner.onnx").read_bytes() != (ROOT / "models" / "outliner.onnx").read_bytes()
+    assert (model / "reader.onnx").read_bytes() == (ROOT / "models" / "reader.onnx").read_bytes()
+    # the old 8-bit outliner is gone and unnamed; the other 8-bit networks stay
+    cfg, installed = (json.loads((p / "recognizer.json").read_text()) for p in (model, ROOT / "models"))
+    assert not (model / "outliner.int8.onnx").exists()
+    assert cfg["int8"]["files"] == {k: v for k, v in installed["int8"]["files"].items() if k != "outliner"}
+    tuned = cfg["info"].pop("outliner_tuned")
+    assert tuned["groups"] == ["train"] and tuned["scenes"] == 2 and tuned["epochs"] == 1
+    installed["info"].pop("outliner_tuned", None)
+    assert {k: v for k, v in cfg.items() if k != "int8"} == {k: v for k, v in installed.items() if k != "int8"}
+    from sueca.vision.recognizer import load_recognizer
+
+    rec = load_recognizer(model)
+    assert rec.outliner.net.path == model / "outliner.onnx"
+    dets = rec(np.full((480, 640, 3), 90, np.uint8))
+    assert len(dets.codes) == len(dets.xyxy)

@@ -124,8 +124,9 @@ def corner_error(pred: np.ndarray, target: np.ndarray) -> np.ndarray:
 
 
 def train_outliner(views: np.ndarray, targets: np.ndarray, epochs: int = 10, batch: int = 128, lr: float = 3e-3,
-                   seed: int = 0, width: int = 12, log=print):
-    """Train from scratch (AdamW, one-cycle, photometric jitter); returns the model in eval mode."""
+                   seed: int = 0, width: int = 12, log=print, init=None):
+    """Train from scratch, or go on training ``init`` (an outliner network), (AdamW, one-cycle,
+    photometric jitter); returns the model in eval mode."""
     import torch
 
     from sueca.vision.outline_net import build_outliner
@@ -133,7 +134,7 @@ def train_outliner(views: np.ndarray, targets: np.ndarray, epochs: int = 10, bat
 
     torch.manual_seed(seed)
     g = torch.Generator().manual_seed(seed)
-    model = build_outliner(width, views.shape[1])
+    model = build_outliner(width, views.shape[1]) if init is None else init
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(views) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.15)
