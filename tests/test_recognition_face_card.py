@@ -168,3 +168,41 @@ def test_the_rank_check_is_off_unless_asked(table):
     # the installed model's face weighs by the rank group but checks the suit alone
     face = load_recognizer().face
     assert face.rank and face.fuse and not face.rank_check
+
+
+class Leans:
+    """A stand-in reader: every corner reads ``code`` at ``p`` and ``other`` at 1 - p (after its
+    temperature ``t``), the "no readable index" class nowhere."""
+
+    def __init__(self, code: str, other: str, p: float, t: float):
+        self.logits = np.full(UNREADABLE_CLASS + 1, -40.0, np.float32)
+        self.logits[CARD_CODES.index(code)], self.logits[CARD_CODES.index(other)] = t * np.log(p), t * np.log(1 - p)
+
+    def __call__(self, crops):
+        return np.repeat(self.logits[None], len(crops), axis=0)
+
+
+@pytest.mark.parametrize("rank_, wrong", [("Q", "QS"), ("7", "7S")])
+def test_a_court_s_face_counts_for_less(table, rank_, wrong):
+    """Both readers lean 0.9 to spades where the card is clubs, and the face agrees with them
+    (spades 0.88): a pip card's face shows its suit large and is believed; a court's shows it
+    by signs as small as the index's, so its word is raised to ``court_power``."""
+    frame, corners = table
+    rec = _plain()
+    cfg = rec.config
+    rec.reader = Leans(wrong, rank_ + "C", 0.9, cfg.temperature)
+    rec.second = Leans(wrong, rank_ + "C", 0.9, float(cfg.second_reader["temperature"]))
+    face = _face(**{wrong: 0.88, rank_ + "C": 0.12})
+    quads = [np.asarray(corners[0], np.float32)]
+    read = {}
+    for power in (1.0, 0.25):
+        rec.face = FaceSuit(SaysFace(face), fuse=True, rank=True, court_power=power)
+        codes, confs = rec.read_quads(frame, quads, faces={})
+        read[power] = codes[0]
+    assert read[1.0] == wrong  # 0.9 x 7.3 against 0.1: 0.985, over the 0.98
+    assert read[0.25] == (UNREADABLE if rank_ == "Q" else wrong)
+
+
+def test_the_installed_face_weighs_courts_less():
+    face = load_recognizer().face
+    assert face.court_power == 0.25

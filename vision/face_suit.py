@@ -76,6 +76,7 @@ _SUIT_OF = np.array([SUITS.index(code[-1]) for code in CARD_CODES])
 RANK_GROUP = {**{r: i for i, r in enumerate(("A", "2", "3", "4", "5", "6", "7", "8", "9", "10"))},
               "J": 10, "Q": 10, "K": 10}
 _GROUP_OF = np.array([RANK_GROUP[code[:-1]] for code in CARD_CODES])
+_COURT = _GROUP_OF == RANK_GROUP["J"]  # the courts, in the readers' class order
 _GROUP_SIZE = np.bincount(_GROUP_OF[:13])  # ranks per group (1, ..., 1, 3)
 _SUIT_GROUP = _SUIT_OF * len(_GROUP_SIZE) + _GROUP_OF  # each card's (suit, rank group)
 _SHARE = np.bincount(_SUIT_GROUP) / len(CARD_CODES)  # each (suit, rank group)'s share of the 52
@@ -129,15 +130,30 @@ def weigh(probs: np.ndarray, face: np.ndarray, rank: bool = False) -> np.ndarray
     return weighed_by(probs, face_weights(face, rank))
 
 
-def face_weights(face: np.ndarray, rank: bool = False) -> np.ndarray:
+def face_weights(face: np.ndarray, rank: bool = False, court_power: float = 1.0) -> np.ndarray:
     """(52,) the factor :func:`weigh` multiplies each card's probability by (one face, made
-    once for all the crops and readers that face weighs)."""
+    once for all the crops and readers that face weighs). ``court_power``: a court's factor
+    (by suit and rank group) is raised to it.
+
+    >>> face = np.zeros(53); face[CARD_CODES.index("QS")], face[CARD_CODES.index("QC")] = 0.8, 0.2
+    >>> w = face_weights(face, True)
+    >>> round(float(w[CARD_CODES.index("QS")] / w[CARD_CODES.index("QC")]), 2)
+    4.0
+    >>> w = face_weights(face, True, court_power=0.25)
+    >>> round(float(w[CARD_CODES.index("QS")] / w[CARD_CODES.index("QC")]), 2)
+    1.41
+    """
     face = np.asarray(face, np.float64).reshape(1, -1)
     if rank and face.shape[1] > SAYS_NOTHING + 1:
         # suit and rank group together, not each on its own: a blurred 2S whose face says
         # "a two" and "spades, a little" must not lend its two to the index's 2C
         joint = _marginal(face, _BY_SUIT_GROUP)[0]
-        return ((joint[:-1] + joint[-1] * _SHARE) / _SHARE)[_SUIT_GROUP]
+        w = ((joint[:-1] + joint[-1] * _SHARE) / _SHARE)[_SUIT_GROUP]
+        if court_power != 1.0:
+            # a court's face shows its suit only by signs as small as the index's, which blur
+            # with it: its word is not a second witness, so it counts for less
+            w[_COURT] = w[_COURT] ** court_power
+        return w
     suit = suit_of_face(face)[0]
     return 4.0 * (suit[:SAYS_NOTHING] + suit[SAYS_NOTHING] / SAYS_NOTHING)[_SUIT_OF]
 
@@ -181,6 +197,11 @@ class FaceSuit:
     #: wrong sure of itself (Bellot's nines as tens or eights, in every scene), and the
     #: weighing already keeps the face's count from renaming a card (models/EXPERIMENTS.md)
     rank_check: bool = False
+    #: a court's factor is raised to this power (1: as any card's): a court's face shows its
+    #: suit by signs as small as the index's, so a blurred queen's face agrees with the
+    #: readers' wrong suit (a QC read QS at 0.986, the face giving spades 0.88:
+    #: models/EXPERIMENTS.md, eleventh session)
+    court_power: float = 1.0
 
     def probabilities(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """(N, K): the two upright views of each card averaged (K: the network's classes)."""

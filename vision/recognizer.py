@@ -107,7 +107,7 @@ class Recognizer:
             if face is None or face[i] is None:
                 return p
             if (i, rank) not in weights:
-                weights[i, rank] = face_weights(face[i], rank)
+                weights[i, rank] = face_weights(face[i], rank, self.face.court_power)
             return weighed_by(p, weights[i, rank])
 
         def look(cards: list[int], rows: list[slice]) -> None:  # faces of the cards that could read

@@ -78,9 +78,10 @@ class RecognizerConfig:
     # {"onnx", "pt", "temperature"}; None: the first reader alone
     second_reader: dict | None = None
     # the card's face (sueca.vision.face_suit): {"onnx", "pt", "temperature", "sure", "doubt",
-    # "fuse", "classes", "rank", "rank_check"}; with "fuse" it weighs the readers (by its suit,
-    # and with "rank" by its suit and rank group: "classes" "card"), and a reading whose suit it
-    # rules out is withdrawn (with "rank_check", whose rank group too); None: no face
+    # "fuse", "classes", "rank", "rank_check", "court_power"}; with "fuse" it weighs the readers
+    # (by its suit, and with "rank" by its suit and rank group: "classes" "card"; a court's
+    # factor raised to "court_power"), and a reading whose suit it rules out is withdrawn (with
+    # "rank_check", whose rank group too); None: no face
     face_suit: dict | None = None
     # 8-bit copies of the ONNX networks (sueca.vision.quantize): {"files": {network: file},
     # "default": whether ONNX Runtime loads them unless told otherwise, ...}; None: float only
@@ -242,5 +243,6 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
 
         f = cfg.face_suit
         face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)),
-                        bool(f.get("fuse", False)), bool(f.get("rank", False)), bool(f.get("rank_check", False)))
+                        bool(f.get("fuse", False)), bool(f.get("rank", False)), bool(f.get("rank_check", False)),
+                        float(f.get("court_power", 1.0)))
     return Recognizer(locator, reader, cfg, outliner, second, face, small_locator)

@@ -51,8 +51,10 @@ def _face_row(cfg, size_kb: dict) -> str:
     what = ("53 classes): the whole card from its face, or \"says nothing\"; a reading whose suit" +
             (" or rank group" if f.get("rank") and f.get("rank_check") else "") if card else
             "5 classes): the suit from the whole card's face, or \"says nothing\"; a reading whose suit")
+    power = float(f.get("court_power", 1.0))
     weighed = ("; the readers' probabilities are weighed by it first" +
-               (" (suit and rank group together)" if card and f.get("rank") else "")) if f.get("fuse") else ""
+               (" (suit and rank group together" + (f"; a court's factor to the power {power:g}" if power != 1 else "")
+                + ")" if card and f.get("rank") else "")) if f.get("fuse") else ""
     return (f"| `{f['onnx']}` | small CNN (the reader's, {what} it gives under {float(f.get('doubt', 0.05)):g}, "
             f"with another at least {float(f.get('sure', 0.5)):g}, is withdrawn{weighed} (`vision/face_suit.py`) "
             f"| Nx3x72x48 rectified card (BGR) | {size_kb.get(f['onnx'], '?')} KB |\n")

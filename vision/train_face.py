@@ -134,7 +134,7 @@ def train_face_suit(model_dir: str | Path, scenes: int = 500, epochs: int = 8, s
     acc = float(np.mean(p.argmax(1) == vy))
     export_face(model, model_dir / "face_suit.onnx", model_dir / "face_suit.pt")
     entry = {"onnx": "face_suit.onnx", "pt": "face_suit.pt", "temperature": temp, "sure": sure, "doubt": doubt,
-             "fuse": fuse, "classes": classes, "rank": fuse and classes == "card", "rank_check": False,
+             "fuse": fuse, "classes": classes, "rank": fuse and classes == "card", "rank_check": False, "court_power": 0.25,
              "learnt": {"scenes": scenes, "groups": used, "epochs": epochs, "seed": seed, "crops": int(len(y)),
                         "val_accuracy": round(acc, 4), "s": round(time.time() - t0)}}
     path = model_dir / "recognizer.json"
