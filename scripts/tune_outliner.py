@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -70,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("the held-out printed decks are what the tuning is measured on, never drawn")
 
     import numpy as np
+    import torch
 
     from sueca.vision.recognizer import RecognizerConfig
     from sueca.vision.torch_backend import TorchOutliner
@@ -103,8 +105,6 @@ def main(argv: list[str] | None = None) -> int:
     model = train_outliner(d["views"], d["targets"], args.epochs, lr=args.lr, seed=1, init=start.train(),
                            log=lambda m: print(m, flush=True))
     print(f"validation corner error after: {error(model)}", flush=True)
-    import torch
-
     width = int(torch.load(str(args.model / cfg.outliner["pt"]), map_location="cpu", weights_only=True)["arch"]["width"])
     out = model_with_outliner(args.model, model, width, args.out / "model")
     cfg_path = out / "recognizer.json"
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     full.setdefault("info", {})["outliner_tuned"] = {
         "groups": args.groups, "scenes": args.scenes, "epochs": args.epochs, "lr": args.lr, "seed": args.seed,
         "views": int(len(d["targets"])), "s": round(time.time() - t0),
-        "command": "scripts/tune_outliner.py " + " ".join(argv if argv is not None else __import__("sys").argv[1:])}
+        "command": "scripts/tune_outliner.py " + " ".join(argv if argv is not None else sys.argv[1:])}
     cfg_path.write_text(json.dumps(full, indent=1))
     print(f"{out} ({time.time() - t0:.0f} s)")
     return 0

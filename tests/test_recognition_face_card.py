@@ -206,3 +206,18 @@ def test_a_court_s_face_counts_for_less(table, rank_, wrong):
 def test_the_installed_face_weighs_courts_less():
     face = load_recognizer().face
     assert face.court_power == 0.25
+
+
+@pytest.mark.parametrize("bad", [0, -0.5, 1.5, "half"])
+def test_a_bad_court_power_is_refused_naming_the_file(tmp_path, bad):
+    import json
+    import shutil
+
+    from sueca.vision.recognizer import RecognizerConfig
+
+    shutil.copy(MODELS / "recognizer.json", tmp_path / "recognizer.json")
+    cfg = json.loads((tmp_path / "recognizer.json").read_text())
+    cfg["face_suit"]["court_power"] = bad
+    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+    with pytest.raises(ValueError, match=r"recognizer\.json: face_suit\.court_power"):
+        RecognizerConfig.load(tmp_path)

@@ -116,7 +116,7 @@ class RecognizerConfig:
             faint_conf=None if loc.get("faint") is None else float(loc["faint"]["conf"]),
             faint_max=0 if loc.get("faint") is None else int(loc["faint"]["max"]),
             closeup=_closeup(loc.get("closeup"), path),
-            outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=d.get("face_suit"),
+            outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=_face_suit(d.get("face_suit"), path),
             int8=d.get("int8"), info=d.get("info", {}),
         )
 
@@ -153,6 +153,20 @@ def _closeup(value, path: Path) -> dict | None:
     if not 0 < target < trigger <= 1:
         raise ValueError(f"{path}: locator.closeup needs 0 < target < trigger <= 1, got {value!r}")
     return {"trigger": trigger, "target": target}
+
+
+def _face_suit(value, path: Path) -> dict | None:
+    """``face_suit`` with its ``court_power`` checked: a number, 0 < p <= 1 (0 would erase a
+    court's face, above 1 would make it surer than its signs allow)."""
+    if value is None or "court_power" not in value:
+        return value
+    try:
+        power = float(value["court_power"])
+    except (TypeError, ValueError):
+        raise ValueError(f"{path}: face_suit.court_power must be a number, got {value['court_power']!r}") from None
+    if not 0 < power <= 1:
+        raise ValueError(f"{path}: face_suit.court_power needs 0 < p <= 1, got {power!r}")
+    return value
 
 
 def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
