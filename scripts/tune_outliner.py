@@ -36,21 +36,15 @@ VAL_SEED0 = 500_000
 def model_with_outliner(model_dir: Path, model, width: int, out: Path) -> Path:
     """A copy of ``model_dir`` at ``out`` whose outliner is ``model``; its old 8-bit outliner
     removed and unnamed (ONNX Runtime would load it before the new float one)."""
+    from sueca.vision.quantize import forget_8bit
     from sueca.vision.train_outliner import export_outliner
 
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(model_dir, out, ignore=shutil.ignore_patterns("*.png", "*.md"))
-    path = out / "recognizer.json"
-    cfg = json.loads(path.read_text())
-    o = cfg["outliner"]
+    o = json.loads((out / "recognizer.json").read_text())["outliner"]
     export_outliner(model, out / o["onnx"], out / o["pt"], width=width, size=int(o.get("size", 64)))
-    files = (cfg.get("int8") or {}).get("files", {})
-    if "outliner" in files:
-        (out / files.pop("outliner")).unlink(missing_ok=True)
-    if cfg.get("int8") and not files:
-        del cfg["int8"]
-    path.write_text(json.dumps(cfg, indent=1))
+    forget_8bit(out, ("outliner",))
     return out
 
 

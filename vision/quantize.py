@@ -206,6 +206,22 @@ def quantize_models(model_dir: str | Path, scenes: int = 40, log=print, default:
     return cfg["int8"]
 
 
+def forget_8bit(model_dir: str | Path, networks) -> None:
+    """Remove ``networks``' 8-bit files from ``model_dir`` and from its ``recognizer.json``: after
+    new float weights, a copied 8-bit file holds the old ones, and ONNX Runtime would load it first.
+    A model left with no 8-bit network loses its ``int8`` entry."""
+    model_dir = Path(model_dir)
+    path = model_dir / "recognizer.json"
+    cfg = json.loads(path.read_text())
+    files = (cfg.get("int8") or {}).get("files", {})
+    for net in networks:
+        if net in files:
+            (model_dir / files.pop(net)).unlink(missing_ok=True)
+    if cfg.get("int8") and not files:  # nothing left in 8 bits: the model is a float one
+        del cfg["int8"]
+    path.write_text(json.dumps(cfg, indent=1))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("model_dir", type=Path)

@@ -191,16 +191,9 @@ def model_with_locator(model_dir: str | Path, checkpoint: str | Path, out: str |
 
 
 def _forget_8bit_locators(model_dir: Path) -> None:
-    # a copied 8-bit locator holds the old weights, and ONNX Runtime would load it before the new float one
-    path = model_dir / "recognizer.json"
-    cfg = json.loads(path.read_text())
-    files = (cfg.get("int8") or {}).get("files", {})
-    for net in ("locator", "locator_zoom"):
-        if net in files:
-            (model_dir / files.pop(net)).unlink(missing_ok=True)
-    if cfg.get("int8") and not files:  # nothing left in 8 bits: the model is a float one
-        del cfg["int8"]
-    path.write_text(json.dumps(cfg, indent=1))
+    from sueca.vision.quantize import forget_8bit
+
+    forget_8bit(model_dir, ("locator", "locator_zoom"))
 
 
 def export_locators(model_dir: str | Path, config_dir: str | Path) -> list[Path]:
