@@ -7,8 +7,8 @@ interpreter's venv, PyTorch in ``.venv-train`` when it exists.
     .venv/bin/python benchmarks/bench_recognition.py [--frames 30] [--threads N]
 
 ONNX Runtime runs the model's default networks (8-bit where it has them: ``sueca.vision.quantize``),
-then its float networks (``precision="fp32"``), then without the face-suit check and with the
-first reader alone (what each costs).
+then its float networks (``precision="fp32"``), then without the face-suit check, with the
+first reader alone and without the anchored look (what each costs).
 Prints, per backend: locator ms (one pass), outline ms, reader ms (crops + CNNs +
 combining), then the whole call two ways: a still image as ``sueca detect`` reads it
 (all second opinions, cards under spreads), and the live camera's call (outline
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-COLUMNS = ("onnx", "onnx32", "onnx0", "onnx1", "ultralytics")
+COLUMNS = ("onnx", "onnx32", "onnx0", "onnx1", "onnxa", "ultralytics")
 
 
 def make_frames(n: int, seed0: int = 700_000) -> np.ndarray:
@@ -60,6 +60,10 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int, mo
         rec.second = None
     if backend == "onnx0":  # no face-suit check: what it costs
         rec.face = None
+    if backend == "onnxa" and rec.config.outliner:  # no anchored look: what it costs
+        from dataclasses import replace
+
+        rec.config = replace(rec.config, outliner={**rec.config.outliner, "anchored": False})
     for f in frames[:3]:  # warm-up: allocations, kernels
         rec(f)
     from sueca.vision.still import OutlineMemory
@@ -127,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="model folder (default: the installed models)")
     ap.add_argument("--columns", nargs="+", default=list(COLUMNS), choices=COLUMNS,
                     help="onnx (the model's default networks), onnx32 (float), onnx0 (no face), onnx1 "
-                         "(one reader), ultralytics (PyTorch); default all")
+                         "(one reader), onnxa (no anchored look), ultralytics (PyTorch); default all")
     ap.add_argument("--worker", nargs=2, metavar=("FRAMES_NPZ", "BACKEND"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -137,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     frames = make_frames(args.frames)
     tmp = Path(tempfile.mkdtemp(prefix="bench_rec_")) / "frames.npz"
     np.savez(tmp, frames=frames)
-    runs = [(sys.executable, b) for b in ("onnx", "onnx32", "onnx0", "onnx1") if b in args.columns]
+    runs = [(sys.executable, b) for b in ("onnx", "onnx32", "onnx0", "onnx1", "onnxa") if b in args.columns]
     train_py = ROOT / ".venv-train" / "bin" / "python"
     if "ultralytics" in args.columns:
         if train_py.is_file():
@@ -169,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             ("live, cards still ms (p90)", "live_still_p90_ms", "{:.1f}"), ("peak RSS MB", "peak_rss_mb", "{:.0f}"),
             ("model files MB", "model_mb", "{:.1f}")]
     names = {"onnx": "ONNX Runtime", "onnx32": "ONNX float", "onnx0": "ONNX, no face", "onnx1": "ONNX, 1 reader",
-             "ultralytics": "PyTorch"}
+             "onnxa": "ONNX, no anchor", "ultralytics": "PyTorch"}
     print(f"{'':28}" + "".join(f"{names[r['backend']]:>16}" for r in results))
     for label, key, fmt in rows:
         print(f"{label:28}" + "".join(f"{fmt.format(r[key]):>16}" for r in results))
@@ -184,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'PyTorch / ONNX float':28}{by['ultralytics']['total_ms'] / by['onnx32']['total_ms']:>16.2f}")
     if "onnx" in by and "onnx1" in by:
         print(f"{'two readers / one (frame)':28}{by['onnx']['total_ms'] / by['onnx1']['total_ms']:>16.2f}")
+    if "onnx" in by and "onnxa" in by:
+        print(f"{'anchored look / none':28}{by['onnx']['total_ms'] / by['onnxa']['total_ms']:>16.2f}")
     return 0
 
 

@@ -365,6 +365,14 @@ class Recognizer:
         faces: dict = {}  # each card's face looked at once this frame
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo, faces=faces)
         self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo, faces)
+        anchored = (self.config.outliner or {}).get("anchored")
+        if memory is None and anchored:
+            # unread boxes, each corner taken for the card's own at the size of the cards read;
+            # the second opinions' boxes too only where asked ("all"): each costs 16 crops
+            from sueca.vision.anchored import anchored_look
+
+            anchored_look(self, frame, corners, codes, confs, threshold, faces,
+                          skip=None if anchored == "all" else added)
         withdrawn = set()  # codes the face ruled out: not taken from another box or a spread step either
         if self.face is not None:
             for i in np.flatnonzero(self.face.check(frame, corners, codes, candidates, memo, faces)):
