@@ -185,3 +185,32 @@ def test_the_installed_model_reads_more_with_anchored_outlines_and_no_wrong_card
                     assert truth is not None and truth.face_up and truth.code == code, (seed, name, code)
                     right[name] += 1
     assert right["on"] >= right["off"] + 3, right
+
+
+@pytest.mark.parametrize("bad", ["own", "yes", 2, None])
+def test_a_misspelt_anchored_setting_is_refused_naming_the_file(tmp_path, bad):
+    import json
+    import shutil
+
+    from sueca.vision.recognizer import default_model_dir
+
+    shutil.copy(default_model_dir() / "recognizer.json", tmp_path / "recognizer.json")
+    cfg = json.loads((tmp_path / "recognizer.json").read_text())
+    cfg["outliner"]["anchored"] = bad
+    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+    with pytest.raises(ValueError, match=r"recognizer\.json: outliner\.anchored"):
+        RecognizerConfig.load(tmp_path)
+
+
+@pytest.mark.parametrize("good", [False, True, "all"])
+def test_the_anchored_settings_load(tmp_path, good):
+    import json
+    import shutil
+
+    from sueca.vision.recognizer import default_model_dir
+
+    shutil.copy(default_model_dir() / "recognizer.json", tmp_path / "recognizer.json")
+    cfg = json.loads((tmp_path / "recognizer.json").read_text())
+    cfg["outliner"]["anchored"] = good
+    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+    assert RecognizerConfig.load(tmp_path).outliner["anchored"] == good

@@ -116,7 +116,8 @@ class RecognizerConfig:
             faint_conf=None if loc.get("faint") is None else float(loc["faint"]["conf"]),
             faint_max=0 if loc.get("faint") is None else int(loc["faint"]["max"]),
             closeup=_closeup(loc.get("closeup"), path),
-            outliner=d.get("outliner"), second_reader=rd.get("second"), face_suit=_face_suit(d.get("face_suit"), path),
+            outliner=_outliner(d.get("outliner"), path), second_reader=rd.get("second"),
+            face_suit=_face_suit(d.get("face_suit"), path),
             int8=d.get("int8"), info=d.get("info", {}),
         )
 
@@ -153,6 +154,14 @@ def _closeup(value, path: Path) -> dict | None:
     if not 0 < target < trigger <= 1:
         raise ValueError(f"{path}: locator.closeup needs 0 < target < trigger <= 1, got {value!r}")
     return {"trigger": trigger, "target": target}
+
+
+def _outliner(value, path: Path) -> dict | None:
+    """``outliner`` with its ``anchored`` checked: false, true (the locator's own unread boxes)
+    or "all" (the second opinions' too); a misspelt word would otherwise read as true."""
+    if value is None or value.get("anchored", False) in (False, True, "all"):
+        return value
+    raise ValueError(f'{path}: outliner.anchored must be false, true or "all", got {value["anchored"]!r}')
 
 
 def _face_suit(value, path: Path) -> dict | None:
