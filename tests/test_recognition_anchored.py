@@ -164,53 +164,36 @@ def test_second_opinions_boxes_only_where_asked():
 
 def test_the_installed_model_reads_more_with_anchored_outlines_and_no_wrong_card():
     from sueca.vision.recognizer import load_recognizer
-    from sueca.vision.train_data import render
-    from sueca.vision.train_eval import match
+    from test_recognition_model import right_on_test_scenes
 
     on = load_recognizer()
     assert on.config.outliner.get("anchored") is True  # the locator's own boxes only
     off = load_recognizer()
     off.config = replace(off.config, outliner={**off.config.outliner, "anchored": False})
-    right = {"on": 0, "off": 0}
     # held-out test scenes: over the 200 from seed 900000 the anchored look reads 14 more cards
     # and no wrong one (models/EXPERIMENTS.md, twelfth session), four of them in this window
-    for seed in range(900060, 900072):
-        scene = render(seed, (1280, 960), "test")
-        for name, rec in (("on", on), ("off", off)):
-            dets = rec(scene.image)
-            pairs = dict(match(dets, scene.cards))
-            for i, code in enumerate(dets.codes):
-                if code:
-                    truth = scene.cards[pairs[i]] if i in pairs else None
-                    assert truth is not None and truth.face_up and truth.code == code, (seed, name, code)
-                    right[name] += 1
+    right = right_on_test_scenes({"on": on, "off": off}, range(900060, 900072))
     assert right["on"] >= right["off"] + 3, right
+
+
+def _installed_config_with_anchored(folder, value):
+    """``folder`` holding the installed ``recognizer.json`` with ``outliner.anchored`` set to ``value``."""
+    import json
+
+    from sueca.vision.recognizer import default_model_dir
+
+    cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
+    cfg["outliner"]["anchored"] = value
+    (folder / "recognizer.json").write_text(json.dumps(cfg))
+    return folder
 
 
 @pytest.mark.parametrize("bad", ["own", "yes", 2, None])
 def test_a_misspelt_anchored_setting_is_refused_naming_the_file(tmp_path, bad):
-    import json
-    import shutil
-
-    from sueca.vision.recognizer import default_model_dir
-
-    shutil.copy(default_model_dir() / "recognizer.json", tmp_path / "recognizer.json")
-    cfg = json.loads((tmp_path / "recognizer.json").read_text())
-    cfg["outliner"]["anchored"] = bad
-    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
     with pytest.raises(ValueError, match=r"recognizer\.json: outliner\.anchored"):
-        RecognizerConfig.load(tmp_path)
+        RecognizerConfig.load(_installed_config_with_anchored(tmp_path, bad))
 
 
 @pytest.mark.parametrize("good", [False, True, "all"])
 def test_the_anchored_settings_load(tmp_path, good):
-    import json
-    import shutil
-
-    from sueca.vision.recognizer import default_model_dir
-
-    shutil.copy(default_model_dir() / "recognizer.json", tmp_path / "recognizer.json")
-    cfg = json.loads((tmp_path / "recognizer.json").read_text())
-    cfg["outliner"]["anchored"] = good
-    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
-    assert RecognizerConfig.load(tmp_path).outliner["anchored"] == good
+    assert RecognizerConfig.load(_installed_config_with_anchored(tmp_path, good)).outliner["anchored"] == good

@@ -102,27 +102,16 @@ def test_the_config_keeps_the_faint_setting(tmp_path):
 
 def test_the_installed_model_reads_more_with_its_faint_boxes_and_no_wrong_card():
     from sueca.vision.recognizer import load_recognizer
-    from sueca.vision.train_data import render
-    from sueca.vision.train_eval import match
+    from test_recognition_model import right_on_test_scenes
 
     on = load_recognizer()
     if on.config.faint_conf is None:
         pytest.skip("the installed model has no faint boxes")
     off = load_recognizer()
     off.config = replace(off.config, faint_conf=None, faint_max=0)
-    right = {"on": 0, "off": 0}
     # held-out test scenes; over the 200 from seed 900000 the faint boxes read 16 more cards and no
     # wrong one (models/EXPERIMENTS.md, eleventh session), two of them in this window (seed 900067)
-    for seed in range(900060, 900072):
-        scene = render(seed, (1280, 960), "test")
-        for name, rec in (("on", on), ("off", off)):
-            dets = rec(scene.image)
-            pairs = dict(match(dets, scene.cards))
-            for i, code in enumerate(dets.codes):
-                if code:
-                    truth = scene.cards[pairs[i]] if i in pairs else None
-                    assert truth is not None and truth.face_up and truth.code == code, (seed, name, code)
-                    right[name] += 1
+    right = right_on_test_scenes({"on": on, "off": off}, range(900060, 900072))
     assert right["on"] > right["off"]
 
 

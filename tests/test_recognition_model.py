@@ -64,6 +64,26 @@ def _read(dets: CardDetections, corners) -> list[str]:
     return out
 
 
+def right_on_test_scenes(recognizers: dict, seeds) -> dict:
+    """Per named recognizer, how many readings were right on the held-out test scenes of
+    ``seeds``; every reading must be right (a wrong one fails the test at once)."""
+    from sueca.vision.train_data import render
+    from sueca.vision.train_eval import match
+
+    right = {name: 0 for name in recognizers}
+    for seed in seeds:
+        scene = render(seed, (1280, 960), "test")
+        for name, recognizer in recognizers.items():
+            dets = recognizer(scene.image)
+            pairs = dict(match(dets, scene.cards))
+            for i, code in enumerate(dets.codes):
+                if code:
+                    truth = scene.cards[pairs[i]] if i in pairs else None
+                    assert truth is not None and truth.face_up and truth.code == code, (seed, name, code)
+                    right[name] += 1
+    return right
+
+
 def test_reads_readable_cards_including_8_9_10(rec):
     layout = [("8H", 250, 250, 10), ("9S", 520, 260, -35), ("10D", 800, 240, 95), ("AS", 1050, 300, 180),
               ("7C", 300, 650, 200), ("QH", 620, 640, 60), ("KD", 930, 680, -120)]
