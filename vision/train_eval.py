@@ -36,22 +36,45 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def match(dets, cards, min_iou: float = 0.45, same_code_iou: float = 0.3) -> list[tuple[int, int]]:
+def inside(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of outline ``a``'s area (4, 2) that lies inside outline ``b``.
+
+    >>> q = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
+    >>> inside(q * 0.5, q), round(inside(q, q * 0.5), 2)
+    (1.0, 0.25)
+    """
+    import cv2
+
+    a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
+    b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
+    area = cv2.contourArea(a)
+    return float(cv2.intersectConvexConvex(a, b)[0] / area) if area > 0 else 0.0
+
+
+def match(dets, cards, min_iou: float = 0.45, same_code_iou: float = 0.3,
+          same_code_inside: float = 0.6) -> list[tuple[int, int]]:
     """(detection, card) pairs; cards are all cards of the scene (backs too).
 
     Outline IoU (the detections' quads against the true card outlines). In
     piles a reading's outline can overlap a neighbour more than its own card:
     a detection first pairs with the face-up card of the code it read when
-    they overlap by ``same_code_iou``; then the rest pair greedily by IoU.
+    they overlap by ``same_code_iou``, or when ``same_code_inside`` of the reading's
+    outline lies on that card (a card half out of the frame or under others, outlined
+    where it shows: its IoU with the whole card is low, yet the card was read); then
+    the rest pair greedily by IoU.
     """
     quads = dets.corners if dets.corners is not None else np.stack(
         [np.array([[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]]) for b in dets.xyxy]) if len(dets) else []
     ious = {(i, j): _poly_iou(quads[i], c.corners) for i in range(len(dets)) for j, c in enumerate(cards)
             if _iou(dets.xyxy[i], _box(c.corners)) > 0}
+
+    def same_card(i: int, j: int) -> bool:
+        return (i, j) in ious and (ious[i, j] >= same_code_iou or inside(quads[i], cards[j].corners) >= same_code_inside)
+
     pairs, used_d, used_c = [], set(), set()
     for i, code in enumerate(dets.codes):
         for j, c in enumerate(cards):
-            if c.face_up and c.code == code and ious.get((i, j), 0.0) >= same_code_iou and j not in used_c:
+            if c.face_up and c.code == code and j not in used_c and same_card(i, j):
                 pairs.append((i, j))
                 used_d.add(i)
                 used_c.add(j)
