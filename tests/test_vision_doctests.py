@@ -12,11 +12,12 @@ import sueca.vision.proposals
 import sueca.vision.readings
 import sueca.vision.recognizer_config
 import sueca.vision.still
+import sueca.vision.train_eval
 
 
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
                                     sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup,
-                                    sueca.vision.detections],
+                                    sueca.vision.detections, sueca.vision.train_eval],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

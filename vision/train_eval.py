@@ -278,6 +278,37 @@ def choose_card_threshold(rows: np.ndarray, readable: int, grid=THRESHOLD_GRID) 
     return float(grid[k]), table
 
 
+#: Confidence bins of :func:`reliability`: finer where a threshold is chosen.
+RELIABILITY_BINS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 1.0)
+
+
+def reliability(rows: np.ndarray, bins=RELIABILITY_BINS) -> tuple[list[dict], float]:
+    """How far the reported confidence can be trusted: :func:`readings`' (confidence, right)
+    rows by confidence bin (each bin's mean confidence, share right, wrong count), and the
+    expected calibration error (the bins' gap between the two, weighed by their readings).
+
+    >>> rows = np.array([[0.97, 1], [0.96, 0], [0.9995, 1], [0.9999, 1]])
+    >>> table, ece = reliability(rows, (0.0, 0.95, 0.999, 1.0))
+    >>> [(b["lo"], b["readings"], b["right"], b["wrong"]) for b in table]
+    [(0.95, 2, 0.5, 1), (0.999, 2, 1.0, 0)]
+    >>> round(ece, 3)
+    0.233
+    """
+    rows = np.asarray(rows, np.float64).reshape(-1, 2)
+    table, gap = [], 0.0
+    for k, (lo, hi) in enumerate(zip(bins[:-1], bins[1:])):
+        last = k == len(bins) - 2  # the top bin holds a confidence of exactly its upper edge
+        m = (rows[:, 0] >= lo) & ((rows[:, 0] <= hi) if last else (rows[:, 0] < hi))
+        n = int(m.sum())
+        if not n:
+            continue
+        conf, right = float(rows[m, 0].mean()), float(rows[m, 1].mean())
+        table.append({"lo": float(lo), "hi": float(hi), "readings": n, "confidence": conf, "right": right,
+                      "wrong": int(n - rows[m, 1].sum())})
+        gap += n * abs(conf - right)
+    return table, gap / max(len(rows), 1)
+
+
 def choose_video_threshold(table: list[dict], max_rate: float = 0.005) -> float:
     """The per-frame threshold on video: the lowest whose validation readings are
     wrong at most ``max_rate`` of the time. A frame's reading there is one vote; the

@@ -1,11 +1,12 @@
-"""How the evaluation pairs readings with the true cards (``train_eval.match``)."""
+"""How the evaluation pairs readings with the true cards (``train_eval.match``) and how it
+measures the confidence (``train_eval.reliability``)."""
 
 from types import SimpleNamespace
 
 import numpy as np
 
 from sueca.vision.detections import CardDetections, outline_boxes
-from sueca.vision.train_eval import inside, match
+from sueca.vision.train_eval import inside, match, reliability
 
 
 def _quad(x0, y0, x1, y1):
@@ -61,3 +62,21 @@ def test_a_face_down_card_of_the_code_is_not_a_match_by_containment():
     back = _card("AS", _quad(0, 0, 100, 140), face_up=False)
     dets = _dets([_quad(0, 0, 40, 50)], ["AS"])
     assert match(dets, [back]) == []
+
+
+def test_reliability_of_a_calibrated_and_an_overconfident_reader():
+    # nine in ten right at 0.9: calibrated
+    good = np.array([[0.9, 1]] * 9 + [[0.9, 0]], np.float64)
+    table, ece = reliability(good)
+    assert [(b["lo"], b["readings"], b["wrong"]) for b in table] == [(0.9, 10, 1)]
+    assert abs(ece) < 1e-9
+    # sure of every reading, half of them wrong
+    bad = np.array([[0.999, 1], [0.999, 0], [0.9995, 1], [1.0, 0]], np.float64)
+    table, ece = reliability(bad)
+    assert len(table) == 1 and table[0]["readings"] == 4 and table[0]["wrong"] == 2  # 1.0 is in the top bin
+    assert ece > 0.49
+
+
+def test_reliability_of_no_readings_is_empty():
+    table, ece = reliability(np.zeros((0, 2)))
+    assert table == [] and ece == 0.0
