@@ -52,6 +52,7 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     assert rec.config.face_suit["learnt"]["groups"][:2] == ["train", "glyph"]
     assert rec.face.court_power == 0.25 and rec.face.rank and not rec.face.rank_check  # as installed
     assert rec.config.outliner.get("anchored") is True and rec.config.outliner.get("spreads")  # as installed
+    assert rec.config.outliner.get("shrunk") == 0.93
     assert rec.config.second_reader["width"] == 8
     assert rec.config.int8["default"] and rec.reader.path.name == "reader.int8.onnx"
     assert "reader_tuned" in json.loads((work / "reader_calibration.json").read_text())

@@ -11,13 +11,15 @@ import sueca.vision.fans
 import sueca.vision.proposals
 import sueca.vision.readings
 import sueca.vision.recognizer_config
+import sueca.vision.shrunk
 import sueca.vision.still
 import sueca.vision.train_eval
 
 
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
                                     sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup,
-                                    sueca.vision.detections, sueca.vision.train_eval],
+                                    sueca.vision.detections, sueca.vision.train_eval,
+                                    sueca.vision.shrunk],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

@@ -81,24 +81,33 @@ def anchored_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: lis
         return 0
     cands = [anchored_outlines(corners[i], size) for i in todo]
     todo, cands = [i for i, c in zip(todo, cands) if len(c)], [c for c in cands if len(c)]
-    seen = frozenset(c for c in codes if c != UNREADABLE)
-    new_codes, new_confs = recognizer.read_quads(frame, cands, exact=False, threshold=threshold, faces=faces,
-                                                 unwanted=seen)
-    hits = sorted((k for k, c in enumerate(new_codes) if c != UNREADABLE and c not in seen),
-                  key=lambda k: -float(new_confs[k]))
-    taken: set[str] = set()
-    for k in hits:
-        code = new_codes[k]
-        if code in taken:  # two boxes read one card: the surer keeps it
-            continue
-        taken.add(code)
+    hits = read_again(recognizer, frame, cands, codes, threshold, faces)
+    for k, code, conf in hits:
         # the outline it is reported with: the one that reads the card best on its own
         each, each_conf = recognizer.read_quads(frame, [c[None] for c in cands[k]], exact=False, threshold=0.0)
         best = [j for j, c in enumerate(each) if c == code]
         j = max(best, key=lambda j: float(each_conf[j])) if best else 0
         i = todo[k]
-        corners[i], codes[i], confs[i] = cands[k][j], code, new_confs[k]
-    return len(taken)
+        corners[i], codes[i], confs[i] = cands[k][j], code, conf
+    return len(hits)
 
 
-__all__ = ["card_size", "anchored_outlines", "anchored_look"]
+def read_again(recognizer, frame: np.ndarray, cands: list, codes: list[str], threshold: float | None,
+               faces: dict | None = None) -> list[tuple[int, str, float]]:
+    """Unread boxes' candidate outlines ``cands`` (one (k, 4, 2) array a box) read together:
+    (box, code, confidence) of each card read there that the frame's ``codes`` do not hold
+    yet, surer first; two boxes reading one card leave it to the surer."""
+    seen = frozenset(c for c in codes if c != UNREADABLE)
+    new_codes, new_confs = recognizer.read_quads(frame, cands, exact=False, threshold=threshold, faces=faces,
+                                                 unwanted=seen)
+    hits, taken = [], set()
+    for k in sorted(range(len(cands)), key=lambda k: -float(new_confs[k])):
+        code = new_codes[k]
+        if code == UNREADABLE or code in seen or code in taken:
+            continue
+        taken.add(code)
+        hits.append((k, code, float(new_confs[k])))
+    return hits
+
+
+__all__ = ["card_size", "anchored_outlines", "anchored_look", "read_again"]

@@ -373,6 +373,12 @@ class Recognizer:
 
             anchored_look(self, frame, corners, codes, confs, threshold, faces,
                           skip=None if anchored == "all" else added)
+        shrunk = (self.config.outliner or {}).get("shrunk")
+        if memory is None and shrunk:
+            # the locator's own boxes still unread, read once more a little smaller
+            from sueca.vision.shrunk import shrunk_look
+
+            shrunk_look(self, frame, corners, codes, confs, threshold, float(shrunk), faces, skip=added)
         withdrawn = set()  # codes the face ruled out: not taken from another box or a spread step either
         if self.face is not None:
             for i in np.flatnonzero(self.face.check(frame, corners, codes, candidates, memo, faces)):

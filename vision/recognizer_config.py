@@ -158,10 +158,18 @@ def _closeup(value, path: Path) -> dict | None:
 
 def _outliner(value, path: Path) -> dict | None:
     """``outliner`` with its ``anchored`` checked: false, true (the locator's own unread boxes)
-    or "all" (the second opinions' too); a misspelt word would otherwise read as true."""
-    if value is None or value.get("anchored", False) in (False, True, "all"):
+    or "all" (the second opinions' too), and ``shrunk``: false or the factor an unread outline
+    is shrunk by (0.8 to 1, :mod:`sueca.vision.shrunk`); a misspelt word would otherwise read
+    as true."""
+    if value is None:
         return value
-    raise ValueError(f'{path}: outliner.anchored must be false, true or "all", got {value["anchored"]!r}')
+    if value.get("anchored", False) not in (False, True, "all"):
+        raise ValueError(f'{path}: outliner.anchored must be false, true or "all", got {value["anchored"]!r}')
+    shrunk = value.get("shrunk", False)
+    if shrunk is not False and (isinstance(shrunk, bool) or not isinstance(shrunk, (int, float))
+                                or not 0.8 <= shrunk < 1):
+        raise ValueError(f"{path}: outliner.shrunk must be false or a factor from 0.8 to under 1, got {shrunk!r}")
+    return value
 
 
 def _face_suit(value, path: Path) -> dict | None:
