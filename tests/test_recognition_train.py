@@ -45,6 +45,7 @@ def test_smoke_training_produces_a_loadable_model(tmp_path):
     metrics = json.loads((inst / "metrics.json").read_text())
     assert metrics["scenes"] == 4 and 0.0 <= metrics["recall_readable"] <= 1.0
     assert "smoke" in (inst / "README.md").read_text()
+    assert "vision/anchored.py" in (inst / "README.md").read_text() and "vision/shrunk.py" in (inst / "README.md").read_text()
     from sueca.vision.recognizer import load_recognizer
 
     rec = load_recognizer(inst)

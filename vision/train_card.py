@@ -130,7 +130,10 @@ def _second_opinions(cfg) -> str:
 def _second_look(cfg) -> str:
     o = cfg.outliner or {}
     return ("; a card left unread gets four more" if o.get("second_look") else "") + \
-        ("; cards under a fanned spread are followed from the card on top (`vision/fans.py`)" if o.get("spreads") else "")
+        ("; cards under a fanned spread are followed from the card on top (`vision/fans.py`)" if o.get("spreads") else "") + \
+        ("; on a still image a box left unread is drawn again at the read cards' size from each corner "
+         "(`vision/anchored.py`)" if o.get("anchored") else "") + \
+        (f"; then read once more shrunk to {float(o['shrunk']):g} (`vision/shrunk.py`)" if o.get("shrunk") else "")
 
 
 def _real_data(cal: dict) -> str:
