@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sueca.vision.detections import UNREADABLE
-from sueca.vision.shrunk import shrunk_look, shrunk_outline
+from sueca.vision.refine import grown
+from sueca.vision.shrunk import shrunk_look
 from sueca.vision.onnx_backend import Located, rbox_corners
 from sueca.vision.recognizer import Recognizer, RecognizerConfig
 from sueca.vision.rectify import clockwise
@@ -57,7 +58,7 @@ def recognizer(rboxes, shrunk) -> Recognizer:
 
 def test_the_shrunk_outline_keeps_its_centre_and_corner_order():
     quad = rbox_corners(np.array([[300, 200, 60, 90, 0.4]], np.float32))[0]
-    out = shrunk_outline(quad, 0.93)
+    out = grown(quad[None], 0.93)[0]  # the outline the look reads
     np.testing.assert_allclose(out.mean(axis=0), quad.mean(axis=0), atol=1e-3)
     for k in range(4):
         np.testing.assert_allclose(np.linalg.norm(out[(k + 1) % 4] - out[k]),

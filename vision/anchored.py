@@ -75,7 +75,7 @@ def anchored_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: lis
     candidates are left as they were, so the face check looks at what the box showed: the
     anchored outline spans the card lying on top as well.
     """
-    todo = [i for i, c in enumerate(codes) if c == UNREADABLE and (skip is None or not skip[i])]
+    todo = unread(codes, skip)
     size = card_size(corners, codes)
     if not todo or size is None:
         return 0
@@ -90,6 +90,15 @@ def anchored_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: lis
         i = todo[k]
         corners[i], codes[i], confs[i] = cands[k][j], code, conf
     return len(hits)
+
+
+def unread(codes: list[str], skip: np.ndarray | None = None) -> list[int]:
+    """Indices of the boxes ``codes`` leave unread, but those ``skip`` marks (the second opinions').
+
+    >>> unread(["7H", UNREADABLE, UNREADABLE], np.array([False, False, True]))
+    [1]
+    """
+    return [i for i, c in enumerate(codes) if c == UNREADABLE and (skip is None or not skip[i])]
 
 
 def read_again(recognizer, frame: np.ndarray, cands: list, codes: list[str], threshold: float | None,
@@ -110,4 +119,4 @@ def read_again(recognizer, frame: np.ndarray, cands: list, codes: list[str], thr
     return hits
 
 
-__all__ = ["card_size", "anchored_outlines", "anchored_look", "read_again"]
+__all__ = ["card_size", "anchored_outlines", "anchored_look", "unread", "read_again"]

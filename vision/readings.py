@@ -171,13 +171,24 @@ def outline_iou(a: np.ndarray, b: np.ndarray) -> float:
     >>> round(outline_iou(q, q + [5, 0]), 3)
     0.333
     """
+    inter, area_a, area_b = overlap_areas(a, b)
+    union = area_a + area_b - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def overlap_areas(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+    """(intersection, area of ``a``, area of ``b``) of two outlines (4, 2), as their convex hulls.
+
+    >>> q = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
+    >>> overlap_areas(q, q + [5, 0])
+    (50.0, 100.0, 100.0)
+    """
     import cv2
 
     a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
     b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
     inter, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - inter
-    return float(inter / union) if union > 0 else 0.0
+    return float(inter), float(cv2.contourArea(a)), float(cv2.contourArea(b))
 
 
 #: Outline IoU above which two located boxes are one card.

@@ -17,8 +17,9 @@ along each side), the shrunk one alone read as many of the test and printed card
 (``models/EXPERIMENTS.md``, thirteenth session). Still images only: on video each
 card was read whole when it was played.
 
+>>> from sueca.vision.refine import grown
 >>> q = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
->>> shrunk_outline(q, 0.9).tolist()
+>>> grown(q[None], 0.9)[0].tolist()   # the outline read again, shrunk by 0.9
 [[5.0, 7.0], [95.0, 7.0], [95.0, 133.0], [5.0, 133.0]]
 """
 
@@ -26,15 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sueca.vision.anchored import read_again
-from sueca.vision.detections import UNREADABLE
-
-
-def shrunk_outline(quad: np.ndarray, factor: float) -> np.ndarray:
-    """``quad`` (4, 2) scaled by ``factor`` about its centre (the corners keep their order)."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    centre = q.mean(axis=0)
-    return (centre + (q - centre) * factor).astype(np.float32)
+from sueca.vision.anchored import read_again, unread
+from sueca.vision.refine import grown
 
 
 def shrunk_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[str], confs: np.ndarray,
@@ -43,14 +37,13 @@ def shrunk_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[
     """Unread outlines read again shrunk by ``factor`` (``codes`` and ``confs`` in place; the
     outlines stay). ``skip``: boxes not to look at (the second opinions'). Returns how many
     cards it read."""
-    todo = [i for i, c in enumerate(codes) if c == UNREADABLE and (skip is None or not skip[i])]
+    todo = unread(codes, skip)
     if not todo:
         return 0
-    hits = read_again(recognizer, frame, [shrunk_outline(corners[i], factor)[None] for i in todo], codes,
-                      threshold, faces)
+    hits = read_again(recognizer, frame, list(grown(corners[todo], factor)[:, None]), codes, threshold, faces)
     for k, code, conf in hits:
         codes[todo[k]], confs[todo[k]] = code, conf
     return len(hits)
 
 
-__all__ = ["shrunk_outline", "shrunk_look"]
+__all__ = ["shrunk_look"]

@@ -18,6 +18,7 @@ import numpy as np
 from sueca.vision.classes import CARD_CLASS, CARD_CODES
 from sueca.vision.detections import UNREADABLE
 from sueca.vision.readings import outline_iou as _poly_iou  # the runtime's, one way to measure overlap
+from sueca.vision.readings import overlap_areas
 
 #: Confusion columns after the 52 cards.
 EXTRA_COLUMNS = ("unreadable", "missed")
@@ -43,12 +44,8 @@ def inside(a: np.ndarray, b: np.ndarray) -> float:
     >>> inside(q * 0.5, q), round(inside(q, q * 0.5), 2)
     (1.0, 0.25)
     """
-    import cv2
-
-    a = cv2.convexHull(np.asarray(a, np.float32)).reshape(-1, 2)
-    b = cv2.convexHull(np.asarray(b, np.float32)).reshape(-1, 2)
-    area = cv2.contourArea(a)
-    return float(cv2.intersectConvexConvex(a, b)[0] / area) if area > 0 else 0.0
+    inter, area, _ = overlap_areas(a, b)
+    return inter / area if area > 0 else 0.0
 
 
 def match(dets, cards, min_iou: float = 0.45, same_code_iou: float = 0.3,
