@@ -46,6 +46,47 @@ def test_trial_boxes_move_along_each_side():
     assert np.allclose(right[0], q + [30, 0]) and np.allclose(up[0], q - [0, 45])
 
 
+class _NearReader:
+    """Stands in for the recognizer: a trial outline reads its card where each corner lies
+    within ``slack`` card widths of that card's own (the readers take about a tenth), and the
+    outliner settles an outline on the card nearest it."""
+
+    def __init__(self, quads, codes, slack=0.1):
+        self.quads, self.codes, self.slack = quads, codes, slack
+
+    def outliner(self, frame, quads):
+        centres = np.asarray([t.mean(0) for t in self.quads])
+        return np.stack([self.quads[int(np.argmin(np.linalg.norm(centres - q.mean(0), axis=1)))] for q in quads])
+
+    def read_quads(self, frame, quads, exact=True, threshold=None, unwanted=frozenset()):
+        codes = []
+        for q in quads:
+            q = fans.clockwise(np.asarray(q, np.float32).reshape(4, 2))
+            near = [c for t, c in zip(self.quads, self.codes)
+                    if np.abs(q - fans.clockwise(t)).max() <= self.slack * 80]
+            codes.append(near[0] if near else UNREADABLE)
+        return codes, np.asarray([0.999 if c != UNREADABLE else 0.0 for c in codes], np.float32)
+
+
+def test_a_wide_spread_is_followed_from_its_top_card():
+    # five cards laid 0.42 of a width apart: a trial at 0.3 is 0.12 off, too far for the readers
+    frame, quads = spread(5, 0.42)
+    codes = ["2C", "7H", "QS", "AD", "5S"]
+    reader = _NearReader(quads, codes)
+    top = quads[-1][None]
+    _, found, _ = fans.follow_spreads(reader, frame, top, ["5S"], 0.98)
+    assert sorted(found) == sorted(codes[:-1])
+    _, found, _ = fans.follow_spreads(_NearReader(quads, codes, slack=0.02), frame, top, ["5S"], 0.98)
+    assert found == []  # nothing guessed where no trial comes near a card
+    old = fans.trial_boxes
+    try:
+        fans.trial_boxes = lambda q, d, steps=(0.16, 0.3): old(q, d, steps)  # the steps before 2026-12-06
+        _, found, _ = fans.follow_spreads(reader, frame, top, ["5S"], 0.98)
+    finally:
+        fans.trial_boxes = old
+    assert found == []
+
+
 def test_unread_under_drops_only_the_unread_box_of_a_found_card():
     q = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
     corners = np.stack([q, q + 2, q + 200])
