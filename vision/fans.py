@@ -128,16 +128,25 @@ def _read_settled(recognizer, frame: np.ndarray, near: list, threshold: float | 
     fresh = [(q, k) for q, (_, k) in zip(settled, near) if not _near_any(q, tried, tried_c)]
     if not fresh:
         return []
+    hits, _, _ = _read(recognizer, frame, fresh, threshold, seen)
+    tried.extend(q for q, _ in fresh)
+    tried_c.extend(q.mean(0) for q, _ in fresh)
+    return hits
+
+
+def _read(recognizer, frame: np.ndarray, fresh: list, threshold: float | None, seen: set) -> tuple:
+    """Trial outlines ``fresh`` ((outline, parent) pairs) read: the hits (outline, parent,
+    code, confidence) of cards ``seen`` does not hold yet (added to it), and each trial's
+    code and confidence. A trial reading a card already seen is dropped: the second reader
+    need not judge it."""
     codes, confs = recognizer.read_quads(frame, [q[None] for q, _ in fresh], exact=False,
                                          threshold=threshold, unwanted=frozenset(seen))
     hits = []
     for (q, k), code, conf in zip(fresh, codes, confs):
-        tried.append(q)
-        tried_c.append(q.mean(0))
         if code != UNREADABLE and code not in seen:
             seen.add(code)
             hits.append((q, k, code, float(conf)))
-    return hits
+    return hits, codes, confs
 
 
 def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[str],
@@ -169,14 +178,7 @@ def follow_spreads(recognizer, frame: np.ndarray, corners: np.ndarray, codes: li
                 tried_c.append(q.mean(0))
         if not fresh:
             break
-        # a trial reading a card already seen is dropped: the second reader need not judge it
-        read_codes, read_confs = recognizer.read_quads(frame, [q[None] for q, _ in fresh], exact=False,
-                                                       threshold=threshold, unwanted=frozenset(seen))
-        hits = []
-        for (q, k), code, conf in zip(fresh, read_codes, read_confs):
-            if code != UNREADABLE and code not in seen:
-                seen.add(code)
-                hits.append((q, k, code, float(conf)))
+        hits, read_codes, read_confs = _read(recognizer, frame, fresh, threshold, seen)
         near = [f for f, code, conf in zip(fresh, read_codes, read_confs) if code == UNREADABLE and conf >= SETTLE]
         if near and recognizer.outliner is not None:
             # settled once here and, with the other hits, once more below: the measured way
