@@ -101,8 +101,14 @@ def lies_whole(card) -> bool:
     return card.visible_fraction >= 0.99 and bool(np.all(np.asarray(card.index_visible) >= READABLE_INDEX_FRACTION))
 
 
-def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, **options) -> tuple[dict, np.ndarray]:
-    """Metrics dict and a (52, 54) confusion matrix of readable cards (cols: 52 cards, unreadable, missed)."""
+def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, scenes=None, image_filter=None,
+             **options) -> tuple[dict, np.ndarray]:
+    """Metrics dict and a (52, 54) confusion matrix of readable cards (cols: 52 cards, unreadable, missed).
+
+    ``scenes`` (seed -> scene) replaces rendering, e.g. a cache shared by several runs;
+    ``image_filter`` (image, seed -> image) changes what the recognizer sees, not the truth
+    (``scripts/robustness_check.py``).
+    """
     from sueca.vision.train_data import MIN_VISIBLE, render
 
     conf = np.zeros((len(CARD_CODES), len(CARD_CODES) + 2), np.int64)
@@ -113,9 +119,10 @@ def evaluate(recognizer, seeds, styles, size=(1280, 960), log=print, **options) 
     wrong_examples: list[str] = []
     times = []
     for k, seed in enumerate(seeds):
-        scene = render(seed, size, styles, **options)
+        scene = scenes(seed) if scenes is not None else render(seed, size, styles, **options)
+        image = scene.image if image_filter is None else image_filter(scene.image, seed)
         t0 = time.perf_counter()
-        dets = recognizer(scene.image)
+        dets = recognizer(image)
         times.append(time.perf_counter() - t0)
         pairs = dict(match(dets, scene.cards))  # det -> card
         by_card = {j: i for i, j in pairs.items()}
