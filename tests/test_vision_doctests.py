@@ -5,6 +5,7 @@ import doctest
 import pytest
 
 import sueca.vision.anchored
+import sueca.vision.balance
 import sueca.vision.closeup
 import sueca.vision.detections
 import sueca.vision.face_suit
@@ -20,7 +21,7 @@ import sueca.vision.train_eval
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
                                     sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup,
                                     sueca.vision.detections, sueca.vision.train_eval,
-                                    sueca.vision.shrunk, sueca.vision.anchored],
+                                    sueca.vision.shrunk, sueca.vision.anchored, sueca.vision.balance],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

@@ -316,7 +316,14 @@ class Recognizer:
     def _whole(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
         """:meth:`_detect`, and on a still image with large cards the close-up pass
         (``config.closeup``, :func:`sueca.vision.closeup.closeup_pass`); not on video, where
-        the camera is overhead and a card found late is a play out of order."""
+        the camera is overhead and a card found late is a play out of order.
+
+        A strong colour cast is first taken back towards what the networks learnt
+        (``config.balance``, :func:`sueca.vision.balance.balanced`)."""
+        if self.config.balance is not None:
+            from sueca.vision.balance import balanced
+
+            frame = balanced(frame, self.config.balance)
         dets = self._detect(frame, memory, threshold)
         cfg = self.config.closeup
         if memory is not None or not cfg:

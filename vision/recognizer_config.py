@@ -89,6 +89,9 @@ class RecognizerConfig:
     # a still image's card whose first outline reads clearly is not read on its other outlines
     # (Recognizer.read_quads; video keeps its crop memory instead)
     lazy: bool = False
+    # a colour cast past this gain distance from neutral is taken back by it before anything
+    # is read (sueca.vision.balance); None: frames are read as they come
+    balance: float | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -118,7 +121,7 @@ class RecognizerConfig:
             closeup=_closeup(loc.get("closeup"), path),
             outliner=_outliner(d.get("outliner"), path), second_reader=rd.get("second"),
             face_suit=_face_suit(d.get("face_suit"), path),
-            int8=d.get("int8"), info=d.get("info", {}),
+            int8=d.get("int8"), balance=_balance(d.get("balance"), path), info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -139,8 +142,18 @@ class RecognizerConfig:
             **({"outliner": self.outliner} if self.outliner else {}),
             **({"face_suit": self.face_suit} if self.face_suit else {}),
             **({"int8": self.int8} if self.int8 else {}),
+            **({"balance": self.balance} if self.balance is not None else {}),
             "info": self.info,
         }
+
+
+def _balance(value, path: Path) -> float | None:
+    """``balance`` checked: null, or the gain distance from neutral a cast may keep (0 to 1)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
+        raise ValueError(f"{path}: balance must be null or a number from 0 to under 1, got {value!r}")
+    return float(value)
 
 
 def _closeup(value, path: Path) -> dict | None:

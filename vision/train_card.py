@@ -136,6 +136,11 @@ def _second_look(cfg) -> str:
         (f"; then read once more shrunk to {float(o['shrunk']):g} (`vision/shrunk.py`)" if o.get("shrunk") else "")
 
 
+def _balance(cfg) -> str:
+    return ("" if cfg.balance is None else
+            f"; a colour cast past {cfg.balance:g} of a gain from neutral taken back by it (`vision/balance.py`)")
+
+
 def _real_data(cal: dict) -> str:
     rt = cal.get("real_tuned")
     if not rt:
@@ -205,7 +210,7 @@ after the other:
 | `locator.onnx` | YOLO11n-OBB from `yolo11n-obb.yaml`, trained from scratch: finds face-up cards as rotated boxes (conf {cfg.locate_conf:g}, rotated NMS IoU {cfg.locate_iou:g}){_second_opinions(cfg)} | 1x3x256x320 letterboxed RGB | {size_kb.get('locator.onnx', '?')} KB |
 {_zoom_row(cfg, size_kb)}| `outliner.onnx` | small CNN: moves each rough box onto the card's four corners, at full resolution (two passes{_second_look(cfg)}) | Nx3x64x64 normalised view of the box (BGR) | {size_kb.get('outliner.onnx', '?')} KB |
 | `reader.onnx` | small CNN (width {getattr(preset, 'reader_width', 16)}): reads a rectified corner index, 52 cards + "no readable index" | Nx{cfg.crop.channels}x48x36 crop (BGR when 3) | {size_kb.get('reader.onnx', '?')} KB |
-{_second_row(cfg, size_kb)}{_face_row(cfg, size_kb)}{_int8_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f} | | |
+{_second_row(cfg, size_kb)}{_face_row(cfg, size_kb)}{_int8_row(cfg, size_kb)}| `recognizer.json` | classes, crop and view geometry, temperature {cfg.temperature:.3f}, threshold {cfg.threshold:.3f}{_balance(cfg)} | | |
 | `*.pt` | the same weights for PyTorch (parity tests, benchmarks) | | |
 
 ## Data

@@ -1,0 +1,103 @@
+"""A strong colour cast taken back before reading (``balance``, :mod:`sueca.vision.balance`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from sueca.datasets.degrade import degrade
+from sueca.vision.balance import applied_gains, balanced, cast_gains
+from sueca.vision.recognizer import RecognizerConfig, default_model_dir, load_recognizer
+
+
+def cloth_with_cards(light=(1.0, 1.0, 1.0)):
+    """A green cloth with three white cards, lit by ``light`` (B, G, R gains)."""
+    frame = np.full((480, 640, 3), (50, 110, 40), np.float32)
+    for x in (100, 280, 460):
+        frame[150:330, x:x + 110] = 240
+    return np.clip(frame * np.float32(light), 0, 255).astype(np.uint8)
+
+
+def test_white_cards_under_neutral_light_need_no_gain():
+    assert np.allclose(cast_gains(cloth_with_cards()), 1.0)
+
+
+def test_a_neutral_frame_is_returned_untouched():
+    frame = cloth_with_cards()
+    assert balanced(frame, 0.25) is frame
+
+
+def test_a_cast_within_what_was_learnt_is_left_alone():
+    frame = cloth_with_cards((0.85, 1.0, 1.12))  # a warm lamp within the generator's range
+    assert balanced(frame, 0.25) is frame
+
+
+def test_a_strong_cast_is_taken_back_by_the_allowance_not_made_neutral():
+    frame = cloth_with_cards((0.5, 0.85, 1.06))  # tungsten, white balance off
+    g = cast_gains(frame)
+    assert g[0] > 1.5 and g[2] < 1.0  # blue must rise, red fall
+    out = balanced(frame, 0.25)
+    card_before, card_after = frame[200, 150].astype(int), out[200, 150].astype(int)
+    assert card_after[0] > card_before[0]  # bluer
+    # taken back by the allowance only: still warmer than neutral
+    assert card_after[0] < card_after[1] < card_after[2] + 30
+    left = np.abs(cast_gains(out) - 1).max()
+    assert 0.1 < left < np.abs(g - 1).max()
+
+
+def test_the_gains_are_rounded_so_a_video_under_one_light_keeps_them():
+    a = cloth_with_cards((0.5, 0.85, 1.06))
+    b = np.clip(a.astype(int) + 1, 0, 255).astype(np.uint8)  # the next frame, a level brighter
+    assert not np.array_equal(cast_gains(a), cast_gains(b))
+    assert np.array_equal(applied_gains(a, 0.25), applied_gains(b, 0.25))
+
+
+def _config_with_balance(folder, value):
+    cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
+    cfg["balance"] = value
+    (folder / "recognizer.json").write_text(json.dumps(cfg))
+    return folder
+
+
+@pytest.mark.parametrize("bad", ["yes", True, -0.1, 1, 2.5])
+def test_a_bad_balance_setting_is_refused_naming_the_file(tmp_path, bad):
+    with pytest.raises(ValueError, match=r"recognizer\.json: balance must be"):
+        RecognizerConfig.load(_config_with_balance(tmp_path, bad))
+
+
+@pytest.mark.parametrize("good", [None, 0.0, 0.25])
+def test_the_balance_settings_load_and_round_trip(tmp_path, good):
+    cfg = RecognizerConfig.load(_config_with_balance(tmp_path, good))
+    assert cfg.balance == good
+    assert cfg.to_dict().get("balance") == good
+
+
+@pytest.fixture(scope="module")
+def scene():
+    from sueca.vision.train_data import render
+
+    return render(970003, (1280, 960), ["test_light_sans"])
+
+
+def test_the_installed_model_reads_a_cast_frame_as_the_balanced_frame(scene):
+    rec = load_recognizer()
+    assert rec.config.balance is not None
+    frame = degrade(scene.image, "cast:1", seed=1)
+    fixed = balanced(frame, rec.config.balance)
+    assert fixed is not frame
+    as_is = load_recognizer()
+    as_is.config = replace(as_is.config, balance=None)
+    got, want = rec(frame), as_is(fixed)
+    assert got.codes == want.codes and np.allclose(got.corners, want.corners)
+
+
+def test_a_frame_without_a_cast_reads_the_same_with_or_without_the_balance(scene):
+    rec = load_recognizer()
+    as_is = load_recognizer()
+    as_is.config = replace(as_is.config, balance=None)
+    assert balanced(scene.image, rec.config.balance) is scene.image
+    got, want = rec(scene.image), as_is(scene.image)
+    assert got.codes == want.codes and np.allclose(got.confidence, want.confidence)
