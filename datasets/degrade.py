@@ -68,6 +68,13 @@ def _cast(img: np.ndarray, strength: float, rng: np.random.Generator) -> np.ndar
     return cv2.multiply(img.astype(np.float32), (*gains, 0.0)).clip(0, 255).astype(np.uint8)
 
 
+def _tint(img: np.ndarray, strength: float, rng: np.random.Generator) -> np.ndarray:
+    """The other axis of a wrong white balance: magenta for ``strength`` > 0 (green taken out,
+    as a camera's automatic balance does over a green cloth filling the frame), green for < 0."""
+    g = 1 - 0.3 * float(strength)
+    return cv2.multiply(img.astype(np.float32), (1.0, g, 1.0, 0.0)).clip(0, 255).astype(np.uint8)
+
+
 def _lowres(img: np.ndarray, scale: float, rng: np.random.Generator) -> np.ndarray:
     """A camera of ``scale`` times the resolution (the frame shrunk, then enlarged back so the
     card outlines keep their coordinates)."""
@@ -115,6 +122,7 @@ DEGRADATIONS: dict[str, tuple[Callable[[np.ndarray, float, np.random.Generator],
     "motion": (_motion, "streak length, px"),
     "dark": (_dark, "share of the light"),
     "cast": (_cast, "cast strength (+ tungsten, - fluorescent)"),
+    "tint": (_tint, "tint strength (+ magenta, - green)"),
     "lowres": (_lowres, "resolution scale"),
     "glare": (_glare, "hotspot radius, share of the short side"),
     "shadow": (_shadow, "light left in the shadow"),
@@ -139,7 +147,7 @@ def parse(spec: str) -> tuple[str, float]:
         raise ValueError(f"degradation {spec!r}: level {level!r} is not a number") from None
 
 
-_EXAMPLE = {"jpeg": 20, "noise": 12, "defocus": 2, "motion": 9, "dark": 0.25, "cast": 1, "lowres": 0.5,
+_EXAMPLE = {"jpeg": 20, "noise": 12, "defocus": 2, "motion": 9, "dark": 0.25, "cast": 1, "tint": 1, "lowres": 0.5,
             "glare": 0.15, "shadow": 0.4, "haze": 0.5}
 
 

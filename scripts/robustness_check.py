@@ -4,7 +4,7 @@
 Renders held-out scenes once (the generator's test deck styles and the printed decks no
 model learnt, ``sueca dataset fetch-heldout-decks`` first), then reads them again under
 each degradation of :mod:`sueca.datasets.degrade` (JPEG, noise, defocus, motion blur, dim
-light, colour cast, low resolution, glare, a shadow, haze), one row each, all rows in one
+light, colour cast, tint, low resolution, glare, a shadow, haze), one row each, all rows in one
 run. What matters is the *wrong* column: a worse picture should cost readings (the
 referee is asked), never give a wrong card.
 
@@ -20,7 +20,7 @@ import time
 
 #: One row per effect, a strength at the edge of what the generator draws and one past it.
 DEFAULT_ROWS = ("none", "jpeg:25", "jpeg:12", "noise:10", "noise:20", "defocus:1.5", "defocus:2.5",
-                "motion:7", "motion:13", "dark:0.25", "dark:0.12", "cast:1", "cast:-1", "lowres:0.6",
+                "motion:7", "motion:13", "dark:0.25", "dark:0.12", "cast:1", "cast:-1", "tint:1", "tint:-1", "lowres:0.6",
                 "lowres:0.4", "glare:0.12", "glare:0.25", "shadow:0.5", "shadow:0.3", "haze:0.5", "haze:0.3")
 
 GROUPS = {"synthetic": ("test_pt_serif", "test_light_sans")}

@@ -38,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
                          "court and ace art (artmix, added 2026-12-05), or several")
     ap.add_argument("--shapes", type=float, default=0.0,
                     help="probability of jittering a crop's stroke weight and index size while learning (default 0)")
+    ap.add_argument("--blur", type=float, default=0.0,
+                    help="probability of blurring a crop past the generator's (out of focus or streaked) while learning (default 0)")
     ap.add_argument("--seed", type=int, default=0, help="moves the scenes' seeds and the training seed (default 0; "
                     "the synthetic half spans 2 x --scenes seeds: another run's own scenes need a step at least that)")
     ap.add_argument("--only", choices=["first", "second"], default=None,
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         done = install_readers(args.out, *args.readers)
     else:
         done = tune_on_real_decks(args.out, args.scenes, args.epochs, seed=args.seed, decks=args.decks,
-                                  shapes=args.shapes, only=args.only)
+                                  shapes=args.shapes, only=args.only, blur=args.blur)
     if done is None:
         raise SystemExit("tune_real_decks: no real training deck cached (sueca dataset fetch-heldout-decks)")
     path = args.out / "recognizer.json"

@@ -133,6 +133,28 @@ print("ok")
     assert res.returncode == 0 and "ok" in res.stdout, res.stderr[-2000:]
 
 
+@pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")
+def test_blur_jitter_smears_a_share_of_the_crops_and_keeps_their_light():
+    code = r"""
+import torch
+from sueca.vision.train_reader import blur_jitter
+x = torch.ones(200, 3, 48, 36)
+x[:, :, 14:30, 16:19] = 0.0          # a 3 px dark stroke
+y = blur_jitter(x.clone(), torch.Generator().manual_seed(0), p=0.5)
+assert y.shape == x.shape and float(y.min()) >= 0 and float(y.max()) <= 1 + 1e-5
+changed = (y - x).abs().flatten(1).amax(1) > 1e-4
+assert 0.35 < float(changed.float().mean()) < 0.65
+# a blurred stroke is wider and paler; the crop's light (its mean) stays
+grey = (y[changed, 0] > 0.05) & (y[changed, 0] < 0.95)
+assert int(grey.sum((1, 2)).min()) > 0
+assert float((y.mean((1, 2, 3)) - x.mean((1, 2, 3))).abs().max()) < 0.02
+assert torch.equal(blur_jitter(x.clone(), torch.Generator().manual_seed(0), p=0.0), x)
+print("ok")
+"""
+    res = subprocess.run([_train_python(), "-c", code], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0 and "ok" in res.stdout, res.stderr[-2000:]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(_train_python() is None, reason="needs torch + ultralytics (.venv-train)")
 def test_gpu_readers_run_and_their_install(tmp_path):

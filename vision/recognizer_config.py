@@ -89,9 +89,9 @@ class RecognizerConfig:
     # a still image's card whose first outline reads clearly is not read on its other outlines
     # (Recognizer.read_quads; video keeps its crop memory instead)
     lazy: bool = False
-    # a colour cast past this gain distance from neutral is taken back by it before anything
-    # is read (sueca.vision.balance); None: frames are read as they come
-    balance: float | None = None
+    # a colour cast past these (warm-cold, green-magenta; log gain) is taken back by them before
+    # anything is read (sueca.vision.balance); None: frames are read as they come
+    balance: tuple[float, float] | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -142,18 +142,21 @@ class RecognizerConfig:
             **({"outliner": self.outliner} if self.outliner else {}),
             **({"face_suit": self.face_suit} if self.face_suit else {}),
             **({"int8": self.int8} if self.int8 else {}),
-            **({"balance": self.balance} if self.balance is not None else {}),
+            **({"balance": list(self.balance)} if self.balance is not None else {}),
             "info": self.info,
         }
 
 
-def _balance(value, path: Path) -> float | None:
-    """``balance`` checked: null, or the gain distance from neutral a cast may keep (0 to 1)."""
+def _balance(value, path: Path) -> tuple[float, float] | None:
+    """``balance`` checked: null, or the casts left alone, [warm-cold, green-magenta], each a
+    log gain from 0 to under 2."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1:
-        raise ValueError(f"{path}: balance must be null or a number from 0 to under 1, got {value!r}")
-    return float(value)
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < 2 for v in value)):
+        raise ValueError(f"{path}: balance must be null or [warm-cold, green-magenta], two numbers from 0 "
+                         f"to under 2, got {value!r}")
+    return (float(value[0]), float(value[1]))
 
 
 def _closeup(value, path: Path) -> dict | None:

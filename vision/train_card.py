@@ -138,7 +138,8 @@ def _second_look(cfg) -> str:
 
 def _balance(cfg) -> str:
     return ("" if cfg.balance is None else
-            f"; a colour cast past {cfg.balance:g} of a gain from neutral taken back by it (`vision/balance.py`)")
+            f"; a colour cast past {cfg.balance[0]:g} (warm-cold) or {cfg.balance[1]:g} (green-magenta) of a log "
+            f"gain taken back by it (`vision/balance.py`)")
 
 
 def _real_data(cal: dict) -> str:

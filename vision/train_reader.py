@@ -88,6 +88,47 @@ def shape_jitter(x: torch.Tensor, g: torch.Generator, p: float = 0.5, box=CropSp
     return x
 
 
+def _blur_kernels(size: int = 11) -> torch.Tensor:
+    """(K, size, size) kernels: out of focus (Gaussian, sigma 0.8-2 crop pixels) and a streak
+    (3-11 px long, every 22.5 degrees), each summing to 1."""
+    c = (size - 1) / 2
+    yy, xx = torch.meshgrid(torch.arange(size) - c, torch.arange(size) - c, indexing="ij")
+    ks = [torch.exp(-(xx ** 2 + yy ** 2) / (2 * s * s)) for s in (0.8, 1.1, 1.5, 2.0)]
+    for length in (3, 5, 7, 9, 11):
+        for a in torch.arange(8) * (np.pi / 8):
+            # distance from the streak's line, and along it within half its length
+            across = (xx * torch.sin(a) - yy * torch.cos(a)).abs()
+            along = (xx * torch.cos(a) + yy * torch.sin(a)).abs()
+            ks.append(torch.clamp(1 - across, min=0) * (along <= length / 2).float())
+    return torch.stack([k / k.sum() for k in ks])
+
+
+_KERNELS: dict = {}
+
+
+def blur_jitter(x: torch.Tensor, g: torch.Generator, p: float = 0.3) -> torch.Tensor:
+    """Blur past the generator's on a batch (B, C, H, W): a share ``p`` of the crops out of
+    focus or streaked (a shaken camera, a card still moving), the label kept: a blurred spade
+    must be read as a spade or not at all, never as the club it comes to look like
+    (``scripts/robustness_check.py``, rows ``motion`` and ``defocus``)."""
+    b, c = x.shape[:2]
+    dev = x.device
+    pick = torch.rand(b, generator=g, device=dev) < p
+    if not pick.any():
+        return x
+    if dev not in _KERNELS:
+        _KERNELS[dev] = _blur_kernels().to(dev)
+    kernels = _KERNELS[dev]
+    which = torch.randint(len(kernels), (int(pick.sum()),), generator=g, device=dev)
+    k = kernels[which]  # (n, s, s): one kernel per crop, applied to its channels alike
+    n, s = len(which), k.shape[-1]
+    sub = x[pick].reshape(1, n * c, *x.shape[2:])
+    w = k.repeat_interleave(c, dim=0).unsqueeze(1)  # (n*c, 1, s, s)
+    out = F.conv2d(F.pad(sub, (s // 2,) * 4, mode="replicate"), w, groups=n * c)
+    x[pick] = out.reshape(n, c, *x.shape[2:])
+    return x
+
+
 def calibrate(model: torch.nn.Module, crops: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
     """(temperature, crop accuracy) of ``model`` on validation crops: the temperature fitted
     by :func:`fit_temperature`, the accuracy of the argmax at it."""
@@ -150,9 +191,10 @@ def predict(model: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> np.n
 
 def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: int = 128, lr: float = 3e-3,
                  seed: int = 0, width: int = 16, log=print, init: torch.nn.Module | None = None,
-                 shapes: float = 0.0, device: str = "cpu") -> torch.nn.Module:
+                 shapes: float = 0.0, device: str = "cpu", blur: float = 0.0) -> torch.nn.Module:
     """Train with AdamW + one-cycle, from scratch or on from ``init``; returns the model in eval mode
-    (on ``device``). ``shapes``: :func:`shape_jitter` too, at that probability (0: not)."""
+    (on ``device``). ``shapes``: :func:`shape_jitter` too, at that probability (0: not); ``blur``:
+    :func:`blur_jitter`, likewise."""
     torch.manual_seed(seed)
     dev = torch.device(device)
     g = torch.Generator().manual_seed(seed)
@@ -176,7 +218,8 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
         for i in range(0, len(perm), batch):
             idx = perm[i:i + batch]
             x = to_tensor(crops[idx.numpy()]) if on_dev is None else to_tensor(on_dev[idx.to(dev)])
-            x = augment(shape_jitter(x, ga, shapes) if shapes > 0 else x, ga)
+            x = shape_jitter(x, ga, shapes) if shapes > 0 else x
+            x = augment(blur_jitter(x, ga, blur) if blur > 0 else x, ga)
             y = y_all[idx].to(dev)
             logits = model(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.02)

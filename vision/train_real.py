@@ -27,7 +27,7 @@ REAL_TUNE_SYNTH_SEED0 = 3_600_000
 
 def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: int = 0, val_scenes: int = 100,
                        log=print, decks: str = "real_train", shapes: float = 0.0,
-                       only: str | None = None) -> dict | None:
+                       only: str | None = None, blur: float = 0.0) -> dict | None:
     """Fine-tune ``reader.pt`` and the second reader in ``model_dir`` in place (ONNX too).
     Returns ``{"real_tuned": {...}}`` (new temperatures, decks, crop accuracies), or None
     when no real training deck is cached (the readers stay as they are).
@@ -35,7 +35,8 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     ``decks``: the style groups the new crops come from, joined by "+": ``"real_train"``
     (other artists' decks, fetched) and/or ``"glyph"`` (generated decks with typefaces'
     suit signs), ``scenes`` scenes each. ``shapes``: the probability of a crop's stroke weight
-    and of its index size being jittered while learning (:func:`sueca.vision.train_reader.shape_jitter`).
+    and of its index size being jittered while learning (:func:`sueca.vision.train_reader.shape_jitter`);
+    ``blur``: of a crop being blurred past the generator's (:func:`~sueca.vision.train_reader.blur_jitter`).
     ``only``: ``"first"`` or ``"second"`` tunes that reader alone (the other stays as it is): two runs
     with other seeds give two readers that learnt from other crops, which err apart."""
     from sueca.datasets.styles import resolve_styles
@@ -69,14 +70,14 @@ def tune_on_real_decks(model_dir: str | Path, scenes: int, epochs: int, seed: in
     x, y = np.concatenate([xr, xs]), np.concatenate([yr, ys])
     log(f"real-deck tuning: {len(yr)} crops of {len(names)} decks ({names[0]}...) + {len(ys)} of the training styles")
     out = {"scenes": scenes, "epochs": epochs, "decks": names, "crops": [int(len(yr)), int(len(ys))],
-           **({"shape_jitter": shapes} if shapes else {})}
+           **({"shape_jitter": shapes} if shapes else {}), **({"blur_jitter": blur} if blur else {})}
     readers = [("reader", "temperature")] + ([(Path(second["pt"]).stem, "second_temperature")] if second else [])
     if only is not None:
         readers = readers[:1] if only == "first" else readers[1:]
         out["only"] = only
     for stem, key in readers:
         model = train_reader(x, y, epochs, lr=1e-3, seed=seed + 7, log=log, init=load_reader(model_dir / f"{stem}.pt"),
-                             shapes=shapes)
+                             shapes=shapes, blur=blur)
         temp, acc = calibrate(model, vx, vy)
         export_reader(model, CropSpec().size, model_dir / f"{stem}.onnx", model_dir / f"{stem}.pt")
         out[key], out[f"{stem}_val_crop_accuracy"] = temp, acc
