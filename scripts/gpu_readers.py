@@ -111,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--tune-epochs", type=int, default=5)
     ap.add_argument("--shapes", type=float, default=0.25)
+    ap.add_argument("--blur", type=float, default=0.0,
+                    help="share of crops blurred past the generator's while learning (train_reader.blur_jitter; "
+                         "0.3 for readers that hold up under blur: models/EXPERIMENTS.md, fifteenth session)")
     ap.add_argument("--batch", type=int, default=512)
     ap.add_argument("--val-scenes", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0,
@@ -145,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     log(f"device {dev} {torch.cuda.get_device_name(0) if dev == 'cuda' else ''}; torch {torch.__version__}")
     summary = {"seed": args.seed, "crops": int(len(y)), "counts": counts, "val_crops": int(len(vy)), "device": dev,
-               "shapes": args.shapes, "batch": args.batch, "readers": {}}
+               "shapes": args.shapes, "blur": args.blur, "batch": args.batch, "readers": {}}
     model = Path(args.model)
     # (name, the committed reader it starts from or None, width, epochs, lr)
     jobs = [("F16", model / "reader.pt", 16, args.tune_epochs, 1e-3),
@@ -163,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         # seed 0 trains every reader from 11, as the installed pair was (same batches, same order)
         m = train_reader(x, y, epochs, batch=args.batch, lr=lr, seed=11 if args.seed == 0 else 100 * args.seed + k,
                          width=width, log=log, init=None if init is None else load_reader(init),
-                         shapes=args.shapes, device=dev)
+                         shapes=args.shapes, device=dev, blur=args.blur)
         per_epoch[width] = (time.time() - t1) / epochs
         temp, acc = calibrate(m, vx, vy)
         export_reader(m, x.shape[1:3], args.out / f"{name}.onnx", args.out / f"{name}.pt")
