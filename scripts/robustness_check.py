@@ -20,8 +20,9 @@ import time
 
 #: One row per effect, a strength at the edge of what the generator draws and one past it.
 DEFAULT_ROWS = ("none", "jpeg:25", "jpeg:12", "noise:10", "noise:20", "defocus:1.5", "defocus:2.5",
-                "motion:7", "motion:13", "dark:0.25", "dark:0.12", "cast:1", "cast:-1", "tint:1", "tint:-1", "lowres:0.6",
-                "lowres:0.4", "glare:0.12", "glare:0.25", "shadow:0.5", "shadow:0.3", "haze:0.5", "haze:0.3")
+                "motion:7", "motion:13", "dark:0.25", "dark:0.12", "cast:1", "cast:-1", "tint:1", "tint:-1",
+                "lowres:0.6", "lowres:0.4", "glare:0.12", "glare:0.25", "shadow:0.5", "shadow:0.3", "haze:0.5",
+                "haze:0.3")
 
 GROUPS = {"synthetic": ("test_pt_serif", "test_light_sans")}
 KEYS = ("readable_cards", "read_right", "whole_cards", "whole_read_right", "reported_identities",

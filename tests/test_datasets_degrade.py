@@ -60,7 +60,8 @@ def test_lower_quality_and_darker_light_lose_more(card_image):
 
 def test_a_tungsten_cast_is_orange_and_a_fluorescent_one_is_not(card_image):
     white = card_image[100, 150].astype(int)  # a white card pixel, BGR
-    warm, cold = degrade(card_image, "cast:1")[100, 150].astype(int), degrade(card_image, "cast:-1")[100, 150].astype(int)
+    warm = degrade(card_image, "cast:1")[100, 150].astype(int)
+    cold = degrade(card_image, "cast:-1")[100, 150].astype(int)
     assert warm[2] > warm[0] and warm[0] < white[0]  # red over blue
     assert cold[0] > cold[2]
 
