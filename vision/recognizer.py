@@ -318,9 +318,11 @@ class Recognizer:
         (``config.closeup``, :func:`sueca.vision.closeup.closeup_pass`); not on video, where
         the camera is overhead and a card found late is a play out of order.
 
-        A strong colour cast is first taken back towards what the networks learnt
-        (``config.balance``, :func:`sueca.vision.balance.balanced`)."""
-        if self.config.balance is not None:
+        A still image's strong colour cast is first taken back towards what the networks
+        learnt (``config.balance``, :func:`sueca.vision.balance.balanced`). Not on video: its
+        brightest pixels are not always card stock (an empty table, a sleeve), and a frame
+        balanced now and then would read its still cards afresh each time."""
+        if self.config.balance is not None and memory is None:
             from sueca.vision.balance import balanced
 
             frame = balanced(frame, self.config.balance)
