@@ -58,9 +58,9 @@ def test_a_strong_cast_is_taken_back_by_the_allowance_not_made_neutral(light):
     assert np.sign(after[axis]) == np.sign(before[axis])
 
 
-def test_the_gains_are_rounded_so_a_video_under_one_light_keeps_them():
+def test_the_gains_are_rounded_so_pictures_under_one_light_get_the_same():
     a = cloth_with_cards((0.5, 0.85, 1.06))
-    b = np.clip(a.astype(int) + 1, 0, 255).astype(np.uint8)  # the next frame, a level brighter
+    b = np.clip(a.astype(int) + 1, 0, 255).astype(np.uint8)  # another picture, a level brighter
     assert not np.array_equal(cast_gains(a), cast_gains(b))
     assert np.array_equal(applied_gains(a, ALLOWED), applied_gains(b, ALLOWED))
 

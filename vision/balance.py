@@ -12,8 +12,9 @@ the light's. Its cast is measured on the two axes (log gains): warm-cold (blue a
 red) and green-magenta (green against the other two). On each, a cast within the
 allowance is left alone and a stronger one is taken back by it, never made neutral, so
 frames like those the networks learnt from are read as they come (the frame itself is
-returned). Gains are rounded to steps of 0.02 so that a video's frames under one light get
-the same ones.
+returned). Gains are rounded to steps of 0.02 so that pictures under one light get the same
+ones whatever a few pixels do. Still images only (:meth:`Recognizer._whole`): on video the
+estimate jumps on some frames (a hand, an emptier table).
 
 >>> import numpy as np
 >>> frame = np.full((40, 40, 3), (60, 60, 60), np.uint8)
