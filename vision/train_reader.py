@@ -218,8 +218,11 @@ def train_reader(crops: np.ndarray, labels: np.ndarray, epochs: int = 8, batch: 
         for i in range(0, len(perm), batch):
             idx = perm[i:i + batch]
             x = to_tensor(crops[idx.numpy()]) if on_dev is None else to_tensor(on_dev[idx.to(dev)])
-            x = shape_jitter(x, ga, shapes) if shapes > 0 else x
-            x = augment(blur_jitter(x, ga, blur) if blur > 0 else x, ga)
+            if shapes > 0:
+                x = shape_jitter(x, ga, shapes)
+            if blur > 0:
+                x = blur_jitter(x, ga, blur)
+            x = augment(x, ga)
             y = y_all[idx].to(dev)
             logits = model(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.02)
