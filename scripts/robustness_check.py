@@ -10,6 +10,10 @@ referee is asked), never give a wrong card.
 
     .venv/bin/python scripts/robustness_check.py --scenes 20
     .venv/bin/python scripts/robustness_check.py --rows none defocus:2 dark:0.15 --json
+
+``--allowances N`` prints instead what the colour balance's rule (`vision/balance.py`) gives
+on N validation scenes of the training styles (from seed 500000): the 90th to 99th percentile
+of each cast axis; the recipe's ``train_run.BALANCE`` is the 95th of 300.
 """
 
 from __future__ import annotations
@@ -37,7 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rows", nargs="*", default=list(DEFAULT_ROWS),
                     help="degradations, name:level (default: two strengths of each; 'none' for the clean scenes)")
     ap.add_argument("--json", action="store_true", help="one JSON line per row instead of the table")
+    ap.add_argument("--allowances", type=int, default=0, metavar="N",
+                    help="print the colour balance's allowances on N training-style validation scenes, and stop")
     args = ap.parse_args(argv)
+    if args.allowances:
+        return _allowances(args.allowances)
 
     from sueca.datasets.degrade import degrade, parse
     from sueca.datasets.styles import resolve_styles
@@ -96,6 +104,17 @@ def main(argv: list[str] | None = None) -> int:
               f" {time.time() - t1:4.0f}", flush=True)
         for w in examples:
             print(f"    wrong: {w}")
+    return 0
+
+
+def _allowances(n: int) -> int:
+    from sueca.vision.balance import cast_allowances
+    from sueca.vision.train_data import render
+
+    frames = [render(seed, (1280, 960), "train").image for seed in range(500000, 500000 + n)]
+    for q in (90, 95, 98, 99):
+        wc, gm = cast_allowances(frames, q)
+        print(f"percentile {q}: warm-cold {wc:.3f}, green-magenta {gm:.3f}")
     return 0
 
 

@@ -97,3 +97,14 @@ def test_the_check_reads_degraded_scenes_against_the_same_truth(capsys):
     assert clean["readable_cards"] == blurred["readable_cards"] > 0
     assert clean["read_right"] > blurred["read_right"]
     assert blurred["wrong_identities"] <= blurred["reported_identities"]
+
+
+def test_the_check_prints_the_balance_allowances(capsys):
+    """``--allowances``: the colour balance's rule on generated validation scenes, one line a percentile."""
+    assert load_script("robustness_check").main(["--allowances", "3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [ln.split(":")[0] for ln in lines] == [f"percentile {q}" for q in (90, 95, 98, 99)]
+    values = [[float(part.split()[-1]) for part in ln.split(":")[1].split(",")] for ln in lines]
+    assert all(v >= 0 for row in values for v in row)
+    for axis in (0, 1):  # higher percentiles, larger allowances
+        assert [row[axis] for row in values] == sorted(row[axis] for row in values)

@@ -64,6 +64,20 @@ def cast_axes(frame: np.ndarray) -> np.ndarray:
     return np.array([lg[0] - lg[2], lg[1] - (lg[0] + lg[2]) / 2])
 
 
+def cast_allowances(frames, percentile: float = 95.0) -> tuple[float, float]:
+    """The recipe's allowances: the ``percentile`` of each axis's size (:func:`cast_axes`) over
+    ``frames``, e.g. validation scenes of the training styles, so that that share of frames
+    like those the networks learnt are read as they come (``robustness_check.py --allowances``).
+
+    >>> import numpy as np
+    >>> frames = [np.full((8, 8, 3), (200, 200, 200 + k), np.uint8) for k in range(0, 50, 10)]
+    >>> [round(v, 2) for v in cast_allowances(frames, 100)]
+    [0.18, 0.09]
+    """
+    a = np.abs(np.array([cast_axes(f) for f in frames]))
+    return float(np.percentile(a[:, 0], percentile)), float(np.percentile(a[:, 1], percentile))
+
+
 def applied_gains(frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
     """The gains (B, G, R) :func:`balanced` applies: :func:`cast_axes` each brought its
     ``allowed`` nearer to 0 (none past it), rounded to :data:`QUANTUM`."""

@@ -31,7 +31,8 @@ REAL_SEED0 = 970_000
 #: (close-ups 1274 against 1196 read of 1735, the same 3 wrong: models/EXPERIMENTS.md, eighth session).
 ZOOM_NET = {"onnx": "locator_zoom.onnx", "imgsz": list(SMALL_IMGSZ), "conf": 0.1}
 #: Casts left alone (warm-cold, green-magenta; log gain): the 95th percentile of each on 300
-#: validation scenes of the training styles (0.50, 0.15; throw-away /tmp/s15/axes_val.py, models/EXPERIMENTS.md)
+#: validation scenes of the training styles, 0.502 and 0.154 (`scripts/robustness_check.py
+#: --allowances 300`; models/EXPERIMENTS.md)
 BALANCE = (0.5, 0.15)
 
 #: A still image whose largest outline is 0.28 of its short side is read again shrunk until that
