@@ -319,9 +319,9 @@ def open_source(spec: str, *, realtime: bool = False, fps: float | None = None,
     if re.fullmatch(r"picamera([:?].*)?", lowered):
         from sueca.hardware.picamera import parse_picamera_spec, picamera_opener
 
-        number, focus = parse_picamera_spec(spec)
+        pi = parse_picamera_spec(spec)
         return live.LiveSource(
-            spec, opener or picamera_opener(number, size=size, fps=fps, focus=focus),
+            spec, opener or picamera_opener(pi.number, size=size, fps=fps, focus=pi.focus, awb=pi.awb),
             backoff=backoff)
     scheme = lowered.split("://", 1)[0] if "://" in lowered else ""
     if scheme:
