@@ -111,18 +111,3 @@ def test_a_frame_without_a_cast_reads_the_same_with_or_without_the_balance(scene
     assert balanced(scene.image, rec.config.balance) is scene.image
     got, want = rec(scene.image), as_is(scene.image)
     assert got.codes == want.codes and np.allclose(got.confidence, want.confidence)
-
-
-def test_video_frames_are_read_as_they_come(scene):
-    """On video (an outline memory) the balance is not applied: a tinted frame reads as the
-    same frame read by a recognizer without the balance."""
-    from sueca.vision.still import OutlineMemory
-
-    rec = load_recognizer()
-    as_is = load_recognizer()
-    as_is.config = replace(as_is.config, balance=None)
-    frame = degrade(scene.image, "tint:1", seed=1)
-    assert balanced(frame, rec.config.balance) is not frame
-    got = rec(frame, memory=OutlineMemory(), threshold=rec.config.video_threshold)
-    want = as_is(frame, memory=OutlineMemory(), threshold=rec.config.video_threshold)
-    assert got.codes == want.codes and np.allclose(got.corners, want.corners)

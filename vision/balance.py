@@ -13,8 +13,8 @@ red) and green-magenta (green against the other two). On each, a cast within the
 allowance is left alone and a stronger one is taken back by it, never made neutral, so
 frames like those the networks learnt from are read as they come (the frame itself is
 returned). Gains are rounded to steps of 0.02 so that pictures under one light get the same
-ones whatever a few pixels do. Still images only (:meth:`Recognizer._whole`): on video the
-estimate jumps on some frames (a hand, an emptier table).
+ones whatever a few pixels do. On video one frame's estimate jumps now and then (a hand, an
+emptier table), so a video takes the median of its recent frames' (:class:`RunningBalance`).
 
 >>> import numpy as np
 >>> frame = np.full((40, 40, 3), (60, 60, 60), np.uint8)
@@ -29,6 +29,9 @@ True
 """
 
 from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -78,20 +81,83 @@ def cast_allowances(frames, percentile: float = 95.0) -> tuple[float, float]:
     return float(np.percentile(a[:, 0], percentile)), float(np.percentile(a[:, 1], percentile))
 
 
+def _beyond(axes: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
+    """Each axis brought its allowance nearer to 0 (none past it)."""
+    return np.sign(axes) * np.maximum(np.abs(axes) - np.asarray(allowed, np.float64), 0.0)
+
+
+def _gains(axes: np.ndarray) -> np.ndarray:
+    g = np.exp(np.asarray(axes, np.float64) @ AXES)
+    return np.clip(np.round(g / QUANTUM) * QUANTUM, 0.5, 2.0)
+
+
 def applied_gains(frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
     """The gains (B, G, R) :func:`balanced` applies: :func:`cast_axes` each brought its
     ``allowed`` nearer to 0 (none past it), rounded to :data:`QUANTUM`."""
-    a = cast_axes(frame)
-    a = np.sign(a) * np.maximum(np.abs(a) - np.asarray(allowed, np.float64), 0.0)
-    g = np.exp(a @ AXES)
-    return np.clip(np.round(g / QUANTUM) * QUANTUM, 0.5, 2.0)
+    return _gains(_beyond(cast_axes(frame), allowed))
+
+
+def with_gains(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """``frame`` with its channels (B, G, R) multiplied by ``gains``; itself where all are 1."""
+    g = np.asarray(gains, np.float64)
+    if np.all(g == 1.0):
+        return frame
+    lut = np.clip(np.arange(256, dtype=np.float64)[:, None] * g[None, :] + 0.5, 0, 255).astype(np.uint8)
+    return cv2.LUT(frame, lut.reshape(256, 1, 3))
 
 
 def balanced(frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
     """``frame`` (BGR uint8) with its cast past ``allowed`` (warm-cold, green-magenta; log
     gain) taken back by it; the same array where neither axis is past it."""
-    g = applied_gains(frame, allowed)
-    if np.all(g == 1.0):
-        return frame
-    lut = np.clip(np.arange(256, dtype=np.float64)[:, None] * g[None, :] + 0.5, 0, 255).astype(np.uint8)
-    return cv2.LUT(frame, lut.reshape(256, 1, 3))
+    return with_gains(frame, applied_gains(frame, allowed))
+
+
+@dataclass
+class RunningBalance:
+    """The balance of a video: the light measured as the median of the recent frames' casts.
+
+    One frame's estimate jumps where a hand or an empty table fills its brightest pixels,
+    and a frame balanced now and then would have its lying cards read afresh each time
+    (their crops change). So a sample is taken every ``every`` frames, the correction is
+    that of the median of the last ``window`` samples, and it changes only when the median
+    has moved ``hysteresis`` (log gain, either axis) from the correction applied: under
+    one light the gains stay put. Nothing is corrected before ``least`` samples.
+
+    >>> import numpy as np
+    >>> rb = RunningBalance(every=1, least=2)
+    >>> frame = np.full((40, 40, 3), (60, 60, 60), np.uint8)
+    >>> frame[10:30, 10:30] = (235, 150, 235)  # a white card under a magenta light
+    >>> rb(frame, (0.5, 0.15)) is frame  # one sample: not yet
+    True
+    >>> rb(frame, (0.5, 0.15))[20, 20].tolist()
+    [212, 183, 212]
+    >>> hand = np.full((40, 40, 3), (120, 160, 230), np.uint8)  # a frame of skin alone
+    >>> rb(hand, (0.5, 0.15))[0, 0].tolist()  # the median is still the card's light
+    [108, 195, 207]
+    """
+
+    every: int = 5
+    window: int = 40
+    least: int = 3
+    hysteresis: float = 0.06
+    frames: int = 0
+    #: the correction applied now, in log gain along :data:`AXES` (0: none)
+    correction: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    _samples: deque = field(default_factory=deque, repr=False)
+
+    def gains(self, frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
+        """The gains (B, G, R) for this frame, the next frame of the video."""
+        if self.frames % self.every == 0:
+            self._samples.append(cast_axes(frame))
+            while len(self._samples) > self.window:
+                self._samples.popleft()
+        self.frames += 1
+        if len(self._samples) >= self.least:
+            target = _beyond(np.median(np.asarray(self._samples), axis=0), allowed)
+            if np.max(np.abs(target - self.correction)) > self.hysteresis or not target.any():
+                self.correction = target
+        return _gains(self.correction)
+
+    def __call__(self, frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
+        """This frame, the video's next, with :meth:`gains` applied."""
+        return with_gains(frame, self.gains(frame, allowed))

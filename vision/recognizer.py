@@ -318,14 +318,17 @@ class Recognizer:
         (``config.closeup``, :func:`sueca.vision.closeup.closeup_pass`); not on video, where
         the camera is overhead and a card found late is a play out of order.
 
-        A still image's strong colour cast is first taken back towards what the networks
-        learnt (``config.balance``, :func:`sueca.vision.balance.balanced`). Not on video: its
-        brightest pixels are not always card stock (an empty table, a sleeve), and a frame
-        balanced now and then would read its still cards afresh each time."""
-        if self.config.balance is not None and memory is None:
-            from sueca.vision.balance import balanced
+        A strong colour cast is first taken back towards what the networks learnt
+        (``config.balance``): a still image's own (:func:`sueca.vision.balance.balanced`),
+        a video's as measured over its recent frames (the memory's ``balance``,
+        :class:`sueca.vision.balance.RunningBalance`)."""
+        if self.config.balance is not None:
+            if memory is None:
+                from sueca.vision.balance import balanced
 
-            frame = balanced(frame, self.config.balance)
+                frame = balanced(frame, self.config.balance)
+            elif getattr(memory, "balance", None) is not None:
+                frame = memory.balance(frame, self.config.balance)
         dets = self._detect(frame, memory, threshold)
         cfg = self.config.closeup
         if memory is not None or not cfg:

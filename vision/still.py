@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from sueca.vision.balance import RunningBalance
 from sueca.vision.crop_memory import CropMemory
 
 #: Width of the grey thumbnail the stillness test compares.
@@ -77,6 +78,8 @@ class OutlineMemory:
     refused: "RefusedPatches" = field(default_factory=lambda: RefusedPatches(), repr=False)
     #: the readers' probabilities of corner crops that may not have changed since
     crops: CropMemory = field(default_factory=CropMemory, repr=False)
+    #: the video's light, where the model takes a strong cast back (its own memory too)
+    balance: RunningBalance = field(default_factory=RunningBalance, repr=False)
 
     def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
         """Per located box (N, 5: cx, cy, w, h, angle), the remembered outline it may take."""
