@@ -40,6 +40,8 @@ import numpy as np
 TOP = 0.02
 #: every 4th pixel each way is enough to find them (a 1280x960 frame: 76800 pixels)
 STEP = 4
+#: the share of a card's own pixels, the brightest, taken for its stock (the rest is print)
+CARD_TOP = 0.3
 #: gains are rounded to this step
 QUANTUM = 0.02
 #: log gains (B, G, R) of one unit along each axis: warm-cold, green-magenta (each sums to 0)
@@ -63,8 +65,40 @@ def cast_gains(frame: np.ndarray) -> np.ndarray:
 def cast_axes(frame: np.ndarray) -> np.ndarray:
     """The correction the frame's light needs, in log gain along the two axes: warm-cold (> 0:
     blue must rise, a warm light) and green-magenta (> 0: green must rise, a magenta light)."""
-    lg = np.log(cast_gains(frame))
+    return _axes(cast_gains(frame))
+
+
+def _axes(gains: np.ndarray) -> np.ndarray:
+    lg = np.log(gains)
     return np.array([lg[0] - lg[2], lg[1] - (lg[0] + lg[2]) / 2])
+
+
+def card_cast_axes(frame: np.ndarray, corners: np.ndarray, share: float = CARD_TOP) -> np.ndarray | None:
+    """As :func:`cast_axes`, measured on the cards' own stock: the brightest ``share`` of the
+    pixels inside the outlines ``corners`` (N, 4, 2; frame pixels), every :data:`STEP`-th
+    pixel each way. ``None`` where the outlines hold too few pixels (under 64).
+
+    >>> import numpy as np
+    >>> frame = np.full((100, 100, 3), (30, 60, 30), np.uint8)
+    >>> frame[10:30, 10:30] = 255                  # a white saucer, clipped: no colour of the light
+    >>> frame[50:90, 40:68] = (150, 200, 240)      # a card under a tungsten lamp
+    >>> card = np.array([[[40, 50], [67, 50], [67, 89], [40, 89]]], np.float32)
+    >>> [round(float(v), 2) for v in card_cast_axes(frame, card)], [round(float(v), 2) for v in cast_axes(frame)]
+    ([0.47, -0.05], [0.0, 0.0])
+    """
+    small = np.ascontiguousarray(frame[::STEP, ::STEP])
+    mask = np.zeros(small.shape[:2], np.uint8)
+    polys = [np.round(np.asarray(q, np.float64) / STEP).astype(np.int32) for q in np.asarray(corners).reshape(-1, 4, 2)]
+    if not polys:
+        return None
+    cv2.fillPoly(mask, polys, 1)
+    px = small[mask.astype(bool)]
+    if len(px) < 64:
+        return None
+    lum = px.astype(np.int32).sum(axis=1)
+    top = px[lum >= np.quantile(lum, 1.0 - share)]
+    ref = np.maximum(np.median(top, axis=0).astype(np.float64), 1.0)
+    return _axes(ref.mean() / ref)
 
 
 def cast_allowances(frames, percentile: float = 95.0) -> tuple[float, float]:
@@ -81,9 +115,10 @@ def cast_allowances(frames, percentile: float = 95.0) -> tuple[float, float]:
     return float(np.percentile(a[:, 0], percentile)), float(np.percentile(a[:, 1], percentile))
 
 
-def _beyond(axes: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
-    """Each axis brought its allowance nearer to 0 (none past it)."""
-    return np.sign(axes) * np.maximum(np.abs(axes) - np.asarray(allowed, np.float64), 0.0)
+def _beyond(axes: np.ndarray, allowed: tuple[float, float], keep: float = 1.0) -> np.ndarray:
+    """Each axis past its allowance brought back to ``keep`` times the allowance; 0 within it."""
+    al, a = np.asarray(allowed, np.float64), np.abs(axes)
+    return np.where(a > al, np.sign(axes) * (a - keep * al), 0.0)
 
 
 def _gains(axes: np.ndarray) -> np.ndarray:
@@ -91,10 +126,10 @@ def _gains(axes: np.ndarray) -> np.ndarray:
     return np.clip(np.round(g / QUANTUM) * QUANTUM, 0.5, 2.0)
 
 
-def applied_gains(frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
-    """The gains (B, G, R) :func:`balanced` applies: :func:`cast_axes` each brought its
-    ``allowed`` nearer to 0 (none past it), rounded to :data:`QUANTUM`."""
-    return _gains(_beyond(cast_axes(frame), allowed))
+def applied_gains(frame: np.ndarray, allowed: tuple[float, float], keep: float = 1.0) -> np.ndarray:
+    """The gains (B, G, R) :func:`balanced` applies: each axis of :func:`cast_axes` past its
+    ``allowed`` brought back to ``keep`` times it (0 within it), rounded to :data:`QUANTUM`."""
+    return _gains(_beyond(cast_axes(frame), allowed, keep))
 
 
 def with_gains(frame: np.ndarray, gains: np.ndarray) -> np.ndarray:
@@ -114,50 +149,64 @@ def balanced(frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
 
 @dataclass
 class RunningBalance:
-    """The balance of a video: the light measured as the median of the recent frames' casts.
+    """The balance of a video: its light measured on the cards it finds, over recent frames.
 
-    One frame's estimate jumps where a hand or an empty table fills its brightest pixels,
-    and a frame balanced now and then would have its lying cards read afresh each time
-    (their crops change). So a sample is taken every ``every`` frames, the correction is
-    that of the median of the last ``window`` samples, and it changes only when the median
-    has moved ``hysteresis`` (log gain, either axis) from the correction applied: under
-    one light the gains stay put. Nothing is corrected before ``least`` samples.
+    A video may start on an empty table, and a cup, a sleeve or a lamp's reflection may be
+    brighter than the cards: the frame's brightest pixels are not always card stock. So a
+    sample, one every ``every`` frames (:meth:`observe`), is the cards' own stock where the
+    frame found cards (:func:`card_cast_axes` on the outlines it was read with), else the
+    frame's brightest pixels (:func:`cast_axes`: under a strong cast the locator may find
+    nothing until the frame is balanced). The correction is that of the median of the last
+    ``window`` samples, of the cards' alone where they are at least ``least``, past the
+    allowance brought back to ``keep`` times it, and it moves only when that median has moved
+    ``hysteresis`` (log gain, either axis) from it: under one light the gains stay put, so
+    lying cards are not read afresh. Nothing is corrected before ``least`` samples.
 
     >>> import numpy as np
     >>> rb = RunningBalance(every=1, least=2)
-    >>> frame = np.full((40, 40, 3), (60, 60, 60), np.uint8)
-    >>> frame[10:30, 10:30] = (235, 150, 235)  # a white card under a magenta light
-    >>> rb(frame, (0.5, 0.15)) is frame  # one sample: not yet
+    >>> frame = np.full((120, 120, 3), (60, 60, 60), np.uint8)
+    >>> frame[40:100, 40:80] = (235, 150, 235)  # a white card under a magenta light
+    >>> card = np.array([[[40, 40], [79, 40], [79, 99], [40, 99]]], np.float32)
+    >>> rb.observe(frame, card, (0.5, 0.15)); rb(frame) is frame  # one sample: not yet
     True
-    >>> rb(frame, (0.5, 0.15))[20, 20].tolist()
-    [212, 183, 212]
-    >>> hand = np.full((40, 40, 3), (120, 160, 230), np.uint8)  # a frame of skin alone
-    >>> rb(hand, (0.5, 0.15))[0, 0].tolist()  # the median is still the card's light
-    [108, 195, 207]
+    >>> rb.observe(frame, card, (0.5, 0.15)); rb(frame)[50, 50].tolist()  # to half the allowance
+    [207, 192, 207]
     """
 
     every: int = 5
     window: int = 40
     least: int = 3
     hysteresis: float = 0.06
-    frames: int = 0
+    #: a cast past the allowance is brought back to this share of it (a still image's: 1);
+    #: the game videos need more: under a magenta tint, one card left unread holds a hand
+    keep: float = 0.5
     #: the correction applied now, in log gain along :data:`AXES` (0: none)
     correction: np.ndarray = field(default_factory=lambda: np.zeros(2))
     _samples: deque = field(default_factory=deque, repr=False)
+    _since: int = field(default=1 << 30, repr=False)  # frames since the last sample
 
-    def gains(self, frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
-        """The gains (B, G, R) for this frame, the next frame of the video."""
-        if self.frames % self.every == 0:
-            self._samples.append(cast_axes(frame))
-            while len(self._samples) > self.window:
-                self._samples.popleft()
-        self.frames += 1
-        if len(self._samples) >= self.least:
-            target = _beyond(np.median(np.asarray(self._samples), axis=0), allowed)
-            if np.max(np.abs(target - self.correction)) > self.hysteresis or not target.any():
-                self.correction = target
+    def gains(self) -> np.ndarray:
+        """The gains (B, G, R) the next frame gets."""
         return _gains(self.correction)
 
-    def __call__(self, frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
-        """This frame, the video's next, with :meth:`gains` applied."""
-        return with_gains(frame, self.gains(frame, allowed))
+    def __call__(self, frame: np.ndarray) -> np.ndarray:
+        """The video's next frame with :meth:`gains` applied (itself where they are all 1)."""
+        return with_gains(frame, self.gains())
+
+    def observe(self, frame: np.ndarray, corners, allowed: tuple[float, float]) -> None:
+        """``frame`` as it came (before :meth:`__call__`) and the card outlines (N, 4, 2) found
+        on it: a sample where one is due, and the correction updated for the next frame."""
+        self._since += 1
+        if self._since < self.every:
+            return
+        self._since = 0
+        sample = None if corners is None or len(corners) == 0 else card_cast_axes(frame, corners)
+        self._samples.append((cast_axes(frame), False) if sample is None else (sample, True))
+        while len(self._samples) > self.window:
+            self._samples.popleft()
+        cards = [a for a, on_cards in self._samples if on_cards]
+        use = cards if len(cards) >= self.least else [a for a, _ in self._samples]
+        if len(use) >= self.least:
+            target = _beyond(np.median(np.asarray(use), axis=0), allowed, self.keep)
+            if np.max(np.abs(target - self.correction)) > self.hysteresis or not target.any():
+                self.correction = target

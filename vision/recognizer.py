@@ -320,16 +320,20 @@ class Recognizer:
 
         A strong colour cast is first taken back towards what the networks learnt
         (``config.balance``): a still image's own (:func:`sueca.vision.balance.balanced`),
-        a video's as measured over its recent frames (the memory's ``balance``,
+        a video's as measured on the cards of its recent frames (the memory's ``balance``,
         :class:`sueca.vision.balance.RunningBalance`)."""
+        running = getattr(memory, "balance", None) if self.config.balance is not None else None
+        raw = frame
         if self.config.balance is not None:
             if memory is None:
                 from sueca.vision.balance import balanced
 
                 frame = balanced(frame, self.config.balance)
-            elif getattr(memory, "balance", None) is not None:
-                frame = memory.balance(frame, self.config.balance)
+            elif running is not None:
+                frame = running(frame)
         dets = self._detect(frame, memory, threshold)
+        if running is not None:
+            running.observe(raw, dets.corners, self.config.balance)
         cfg = self.config.closeup
         if memory is not None or not cfg:
             return dets
