@@ -111,3 +111,54 @@ def test_a_frame_without_a_cast_reads_the_same_with_or_without_the_balance(scene
     assert balanced(scene.image, rec.config.balance) is scene.image
     got, want = rec(scene.image), as_is(scene.image)
     assert got.codes == want.codes and np.allclose(got.confidence, want.confidence)
+
+
+def test_a_still_image_is_balanced_as_its_cards_say():
+    """A few small cards on a bright yellow cloth: the cloth fills the frame's brightest 2%
+    and would turn the cards blue; the cards found say the light is fine."""
+    from sueca.vision.balance import checked_on_cards
+
+    frame = np.full((960, 1280, 3), (60, 220, 250), np.uint8)
+    frame[400:496, 600:664] = 235
+    card = np.array([[[600, 400], [663, 400], [663, 495], [600, 495]]], np.float32)
+    assert balanced(frame, ALLOWED) is not frame
+    assert checked_on_cards(frame, ALLOWED, lambda f: card) is frame
+    # nothing found: the frame's own estimate stands (a strong cast can hide every card)
+    none = np.zeros((0, 4, 2), np.float32)
+    assert np.array_equal(checked_on_cards(frame, ALLOWED, lambda f: none), balanced(frame, ALLOWED))
+
+
+def test_a_strong_cast_on_the_cards_is_taken_back_as_before():
+    from sueca.vision.balance import checked_on_cards
+
+    frame = cloth_with_cards((1.0, 0.65, 1.0))
+    cards = np.array([[[x, 150], [x + 109, 150], [x + 109, 329], [x, 329]] for x in (100, 280, 460)], np.float32)
+    asked = []
+    out = checked_on_cards(frame, ALLOWED, lambda f: asked.append(f) or cards)
+    assert asked and asked[0] is frame  # the locator looks at the frame as it came
+    assert np.array_equal(out, balanced(frame, ALLOWED))
+    plain = cloth_with_cards()
+    assert checked_on_cards(plain, ALLOWED, lambda f: asked.append(f) or cards) is plain
+    assert len(asked) == 1  # a frame within the allowance is not located twice
+
+
+def test_the_installed_model_reads_cards_on_a_yellow_cloth_as_they_are():
+    """Three cards on a flat yellow cloth: balanced by the frame's brightest pixels none is
+    read; checked on the cards, all three are, as without a balance."""
+    import cv2
+
+    from sueca.datasets.scene import render_scene
+
+    sc = render_scene(976000, (1280, 960), "test")
+    img = sc.image.copy()
+    mask = np.zeros(img.shape[:2], np.uint8)
+    for c in sc.cards:
+        cv2.fillPoly(mask, [np.round(np.asarray(c.corners)).astype(np.int32)], 1)
+    img[mask == 0] = (60, 220, 250)
+    rec = load_recognizer()
+    as_is = load_recognizer()
+    as_is.config = replace(as_is.config, balance=None)
+    got, want = rec(img), as_is(img)
+    assert got.codes == want.codes and np.allclose(got.confidence, want.confidence)
+    assert sorted(c for c in got.codes if c not in ("", "?")) == ["9C", "9H", "KS"]
+    assert all(c in ("", "?") for c in as_is(balanced(img, rec.config.balance)).codes)

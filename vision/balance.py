@@ -147,6 +147,30 @@ def balanced(frame: np.ndarray, allowed: tuple[float, float]) -> np.ndarray:
     return with_gains(frame, applied_gains(frame, allowed))
 
 
+def checked_on_cards(frame: np.ndarray, allowed: tuple[float, float], locate) -> np.ndarray:
+    """A still image balanced where its cards say so: :func:`balanced`, but where the frame's
+    brightest pixels call for a correction, the cards ``locate(frame)`` finds (N, 4, 2 outlines)
+    are asked first (:func:`card_cast_axes`), and their own cast decides. A few small cards on
+    a bright yellow cloth: the cloth fills the brightest 2% and would turn the cards blue. Where
+    nothing is found, the frame's own estimate stands (a strong cast can hide every card).
+
+    >>> import numpy as np
+    >>> frame = np.full((600, 600, 3), (60, 220, 250), np.uint8)  # a yellow cloth
+    >>> frame[280:328, 280:320] = 235                               # one small white card
+    >>> quad = np.array([[[280, 280], [319, 280], [319, 327], [280, 327]]], np.float32)
+    >>> balanced(frame, (0.5, 0.15)) is frame
+    False
+    >>> checked_on_cards(frame, (0.5, 0.15), lambda f: quad) is frame
+    True
+    """
+    g = applied_gains(frame, allowed)
+    if np.all(g == 1.0):
+        return frame
+    quads = locate(frame)
+    a = card_cast_axes(frame, quads) if quads is not None and len(quads) else None
+    return with_gains(frame, g if a is None else _gains(_beyond(a, allowed)))
+
+
 @dataclass
 class RunningBalance:
     """The balance of a video: its light measured on the cards it finds, over recent frames.
