@@ -320,21 +320,20 @@ class Recognizer:
 
         A strong colour cast is first taken back towards what the networks learnt
         (``config.balance``): a still image's own, checked on the cards the locator finds
-        there (:func:`sueca.vision.balance.checked_on_cards`),
-        a video's as measured on the cards of its recent frames (the memory's ``balance``,
-        :class:`sueca.vision.balance.RunningBalance`)."""
-        running = getattr(memory, "balance", None) if self.config.balance is not None else None
-        raw = frame
-        if self.config.balance is not None:
-            if memory is None:
-                from sueca.vision.balance import checked_on_cards
+        there (:func:`sueca.vision.balance.checked_on_cards`); a video's as measured on the
+        cards of its recent frames (the memory's ``balance``,
+        :class:`sueca.vision.balance.RunningBalance`, which sees each frame as it came)."""
+        allowed, raw = self.config.balance, frame
+        running = getattr(memory, "balance", None) if allowed is not None else None
+        if allowed is not None and memory is None:
+            from sueca.vision.balance import checked_on_cards
 
-                frame = checked_on_cards(frame, self.config.balance, self._card_middles)
-            elif running is not None:
-                frame = running(frame)
+            frame = checked_on_cards(frame, allowed, self._card_middles)
+        elif running is not None:
+            frame = running(frame)
         dets = self._detect(frame, memory, threshold)
         if running is not None:
-            running.observe(raw, dets.corners, self.config.balance)
+            running.observe(raw, dets.corners, allowed)
         cfg = self.config.closeup
         if memory is not None or not cfg:
             return dets

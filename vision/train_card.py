@@ -139,7 +139,8 @@ def _second_look(cfg) -> str:
 def _balance(cfg) -> str:
     return ("" if cfg.balance is None else
             f"; a colour cast past {cfg.balance[0]:g} (warm-cold) or {cfg.balance[1]:g} (green-magenta) of a log "
-            f"gain taken back by it (`vision/balance.py`)")
+            f"gain taken back by it on a still image, as its cards say, and to half of it on video, measured on "
+            f"the cards read (`vision/balance.py`)")
 
 
 def _real_data(cal: dict) -> str:
