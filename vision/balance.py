@@ -13,8 +13,11 @@ red) and green-magenta (green against the other two). On each, a cast within the
 allowance is left alone and a stronger one is taken back by it, never made neutral, so
 frames like those the networks learnt from are read as they come (the frame itself is
 returned). Gains are rounded to steps of 0.02 so that pictures under one light get the same
-ones whatever a few pixels do. On video one frame's estimate jumps now and then (a hand, an
-emptier table), so a video takes the median of its recent frames' (:class:`RunningBalance`).
+ones whatever a few pixels do. The brightest pixels are not always card stock (a bright
+yellow cloth under a few small cards, an empty table, a hand), so the cards found decide
+where they can: a still image is checked on the cards one locator pass finds
+(:func:`checked_on_cards`), a video measures the cards it reads, over its recent frames
+(:class:`RunningBalance`), and takes a cast further back, to half the allowance.
 
 >>> import numpy as np
 >>> frame = np.full((40, 40, 3), (60, 60, 60), np.uint8)
