@@ -151,19 +151,19 @@ def lock_white_balance(camera, frames: int = LOCK_FRAMES, steady: float = LOCK_S
     change by less than ``steady`` (relative) over three frames, or after ``frames``.
     Returns the (red, blue) gains held, or ``None`` where the camera reports none (it is
     left automatic)."""
-    last, still, gains = None, 0, None
+    gains, still = None, 0
     for _ in range(frames):
-        gains = camera.capture_metadata().get("ColourGains")
-        if gains is None:
-            break
-        gains = (float(gains[0]), float(gains[1]))
-        if last is not None and max(abs(a - b) / max(b, 1e-6) for a, b in zip(gains, last)) < steady:
+        now = camera.capture_metadata().get("ColourGains")
+        if now is None:
+            break  # held where it last reported, if it ever did
+        now = (float(now[0]), float(now[1]))
+        if gains is not None and max(abs(a - b) / max(b, 1e-6) for a, b in zip(now, gains)) < steady:
             still += 1
-            if still >= 3:
-                break
         else:
             still = 0
-        last = gains
+        gains = now
+        if still >= 3:
+            break
     if gains is None:
         log.warning("picamera: the camera reports no colour gains; its white balance stays automatic")
         return None

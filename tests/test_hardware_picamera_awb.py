@@ -122,3 +122,14 @@ def test_lock_leaves_a_camera_without_colour_gains_automatic(caplog):
     cam = Mono(0)
     assert lock_white_balance(cam) is None and cam.set == []
     assert "no colour gains" in caplog.text
+
+
+def test_lock_holds_the_last_gains_reported_when_the_camera_stops_reporting():
+    class Fading(Camera):
+        def capture_metadata(self):
+            self.meta += 1
+            return {"ColourGains": (1.4, 1.9)} if self.meta < 3 else {}
+
+    cam = Fading(0)
+    assert lock_white_balance(cam) == (1.4, 1.9)
+    assert cam.set == [{"AwbEnable": False, "ColourGains": (1.4, 1.9)}]
