@@ -201,7 +201,9 @@ class RunningBalance:
     """
 
     every: int = 5
-    window: int = 40
+    #: 10 samples, 50 frames: a lamp switched on mid-game is followed within 3 seconds
+    #: (40 left its first plays unread on the game videos); a hand fills fewer than half
+    window: int = 10
     least: int = 3
     hysteresis: float = 0.06
     #: a cast past the allowance is brought back to this share of it (a still image's: 1);
