@@ -60,8 +60,12 @@ def cast_gains(frame: np.ndarray) -> np.ndarray:
     lum += s[:, 2]
     # the brightest TOP by a histogram of the 766 sums (a percentile sorts them: 1.2 ms a frame more)
     above = np.cumsum(np.bincount(lum, minlength=766)[::-1])
-    top = s[lum >= 765 - int(np.searchsorted(above, TOP * len(lum)))]
-    ref = np.maximum(np.median(top, axis=0).astype(np.float64), 1.0)
+    return _grey_gains(s[lum >= 765 - int(np.searchsorted(above, TOP * len(lum)))])
+
+
+def _grey_gains(stock: np.ndarray) -> np.ndarray:
+    """Gains (B, G, R; mean 1) that make the median of ``stock`` (N, 3) pixels grey."""
+    ref = np.maximum(np.median(stock, axis=0).astype(np.float64), 1.0)
     return ref.mean() / ref
 
 
@@ -99,9 +103,7 @@ def card_cast_axes(frame: np.ndarray, corners: np.ndarray, share: float = CARD_T
     if len(px) < 64:
         return None
     lum = px.astype(np.int32).sum(axis=1)
-    top = px[lum >= np.quantile(lum, 1.0 - share)]
-    ref = np.maximum(np.median(top, axis=0).astype(np.float64), 1.0)
-    return _axes(ref.mean() / ref)
+    return _axes(_grey_gains(px[lum >= np.quantile(lum, 1.0 - share)]))
 
 
 def cast_allowances(frames, percentile: float = 95.0) -> tuple[float, float]:
