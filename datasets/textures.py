@@ -20,6 +20,12 @@ KINDS = ("wood", "formica", "felt", "cloth_check", "cloth_stripes", "marble", "p
 #: From photographs (phototex.py), only once fetched: terrazzo tops and floors, an esplanade's grass.
 PHOTO_KINDS = ("terrazzo", "grass")
 FLOOR_KINDS = ("plain", "cork", "formica", "wood")
+#: White tops as bright as the cards' stock: a café's white marble, a painted or laminated
+#: white table, a white tablecloth. Drawn only where asked for (``render_scene(...,
+#: tables=BRIGHT_KINDS)``), so the default scenes, and every recipe's data, stay as they were.
+#: On such a table a card's edge is a step of a few grey levels (models/EXPERIMENTS.md,
+#: seventeenth session).
+BRIGHT_KINDS = ("white_marble", "white_paint", "white_laminate", "white_cloth")
 VARIANTS = 6
 
 
@@ -75,9 +81,10 @@ def _colourise(v: np.ndarray, dark, light) -> np.ndarray:
 @functools.lru_cache(maxsize=64)
 def table_texture(kind: str, variant: int) -> np.ndarray:
     """(SIZE, SIZE, 3) BGR texture; read-only."""
-    if kind not in KINDS + PHOTO_KINDS:
-        raise ValueError(f"unknown table texture {kind!r}; known: {', '.join(KINDS + PHOTO_KINDS)}")
-    rng = np.random.default_rng([(KINDS + PHOTO_KINDS).index(kind), variant, 7])
+    known = KINDS + PHOTO_KINDS + BRIGHT_KINDS  # appended kinds keep the older ones' seeds
+    if kind not in known:
+        raise ValueError(f"unknown table texture {kind!r}; known: {', '.join(known)}")
+    rng = np.random.default_rng([known.index(kind), variant, 7])
     n = SIZE
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
     if kind in PHOTO_KINDS:
@@ -157,6 +164,8 @@ def table_texture(kind: str, variant: int) -> np.ndarray:
         base = [((150, 150, 155), (248, 248, 250)), ((30, 30, 35), (110, 110, 115)),
                 ((150, 175, 195), (228, 238, 246)), ((90, 115, 85), (200, 215, 200))][variant % 4]
         img = _colourise(v.clip(0, 1), *base)
+    elif kind in BRIGHT_KINDS:
+        img = _bright(kind, variant, rng, n, xx, yy)
     elif kind == "cork":
         v = _noise(rng, n, 2) * 0.6 + _noise(rng, n, 6) * 0.4
         img = _colourise(v, (60, 110, 160), (120, 170, 215))
@@ -168,3 +177,29 @@ def table_texture(kind: str, variant: int) -> np.ndarray:
     img = np.ascontiguousarray(img)
     img.setflags(write=False)
     return img
+
+
+def _bright(kind: str, variant: int, rng, n: int, xx: np.ndarray, yy: np.ndarray) -> np.ndarray:
+    """A white top (:data:`BRIGHT_KINDS`), its ground 225-250 grey, warm or cool by ``variant``."""
+    tint = np.asarray([(0, 0, 0), (-6, -2, 3), (4, 1, -3), (-3, -3, -3), (3, 3, 0), (0, -2, -4)][variant], np.float32)
+    light = np.asarray((246, 247, 248), np.float32) + tint
+    if kind == "white_marble":
+        # grey veins on white, fainter than the marble kind's
+        t = _fractal(rng, n, (256, 96, 32, 8))
+        phase = (xx * 2 * int(rng.integers(1, 4)) / n + yy * 2 * int(rng.integers(0, 3)) / n
+                 + t * rng.uniform(4, 7)) * np.pi
+        veins = np.exp(-np.abs(np.sin(phase)) * rng.uniform(25, 50))
+        v = (0.93 + 0.07 * _fractal(rng, n, (384, 128, 48))) * (1 - rng.uniform(0.15, 0.4) * veins)
+        img = light * v[..., None]
+    elif kind == "white_paint":
+        img = light * (0.95 + 0.05 * _fractal(rng, n, (256, 64, 8)))[..., None]
+    elif kind == "white_laminate":
+        img = light * (0.96 + 0.03 * _noise(rng, n, 1) + 0.02 * _fractal(rng, n, (128, 32)))[..., None]
+        specks = rng.random((n, n)) < 0.004
+        img[specks] *= 0.85
+    else:  # white_cloth: a fine weave and soft folds
+        k = 2 * np.pi * 307 / n
+        weave = np.sin(xx * k) * np.sin(yy * k) * 0.02
+        folds = _fractal(rng, n, (384, 192)) * 0.06
+        img = light * (0.95 + weave + folds)[..., None]
+    return img.clip(0, 255).astype(np.uint8)

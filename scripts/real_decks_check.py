@@ -12,6 +12,8 @@ locator recall.
     .venv/bin/python scripts/real_decks_check.py --scenes 40
 
 ``--threshold`` reads at another card threshold (e.g. the model's video one).
+``--tables KIND ...`` draws the table tops from those kinds only (e.g. the white ones,
+``datasets.textures.BRIGHT_KINDS``: a card's edge is then a step of a few grey levels).
 ``--card-frac LO HI`` draws each scene's card height from LO to HI of the frame's
 (default 0.06-0.20, the overhead camera's; a phone's close-up of a few cards is
 0.3-0.7) and ``--layout`` the scene's layout (``scatter``: 3-11 cards thrown on the
@@ -41,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="card height as a fraction of the frame's, drawn from LO to HI (default 0.06 0.20)")
     ap.add_argument("--layout", choices=("game", "scatter", "fan"), default=None,
                     help="scene layout (default: the generator's mix)")
+    ap.add_argument("--tables", nargs="+", default=None, metavar="KIND",
+                    help="table tops to draw from (default: the generator's; e.g. white_marble white_paint "
+                         "white_laminate white_cloth, datasets.textures.BRIGHT_KINDS)")
     ap.add_argument("--json", action="store_true", help="one JSON line instead of the table")
     args = ap.parse_args(argv)
     if args.card_frac is not None and not 0 < args.card_frac[0] <= args.card_frac[1] <= 1:
@@ -65,6 +70,14 @@ def main(argv: list[str] | None = None) -> int:
         options["card_frac"] = tuple(args.card_frac)
     if args.layout is not None:
         options["layout"] = args.layout
+    if args.tables is not None:
+        from sueca.datasets.textures import BRIGHT_KINDS, KINDS, PHOTO_KINDS
+
+        unknown = [k for k in args.tables if k not in KINDS + PHOTO_KINDS + BRIGHT_KINDS]
+        if unknown:
+            raise SystemExit(f"real_decks_check: unknown table {unknown[0]!r}; known: "
+                             f"{', '.join(KINDS + PHOTO_KINDS + BRIGHT_KINDS)}")
+        options["tables"] = tuple(args.tables)
     rows, t0 = {}, time.time()
     for k, style in enumerate(styles):
         # each deck its own seeds: no two decks share a layout

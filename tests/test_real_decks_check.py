@@ -35,6 +35,27 @@ def test_card_frac_and_layout_reach_the_scenes(monkeypatch, capsys):
     assert set(out["decks"]) == {"test_pt_serif", "test_light_sans"}
 
 
+def test_white_tables_reach_the_scenes_and_an_unknown_one_is_named(monkeypatch, capsys):
+    import sueca.vision.train_eval as train_eval
+
+    seen = []
+
+    def fake_evaluate(recognizer, seeds, styles, log=print, **options):
+        seen.append(options)
+        m = {k: 0 for k in ("readable_cards", "read_right", "whole_cards", "whole_read_right",
+                            "reported_identities", "wrong_identities", "locatable_cards", "located")}
+        return {**m, "wrong_examples": []}, None
+
+    monkeypatch.setattr(train_eval, "evaluate", fake_evaluate)
+    fake = SimpleNamespace(config=SimpleNamespace(threshold=0.98))
+    monkeypatch.setattr("sueca.vision.recognizer.load_recognizer", lambda *a, **k: fake)
+    assert _script().main(["--decks", "test_pt_serif", "--scenes", "1", "--tables", "white_marble", "white_cloth",
+                           "--json"]) == 0
+    assert seen == [{"tables": ("white_marble", "white_cloth")}]
+    with pytest.raises(SystemExit, match="white_felt"):
+        _script().main(["--decks", "test_pt_serif", "--tables", "white_felt"])
+
+
 @pytest.mark.parametrize("frac", [("0.5", "0.2"), ("0", "0.3"), ("0.3", "1.5")])
 def test_bad_card_frac_is_refused(frac, monkeypatch):
     monkeypatch.setattr("sueca.vision.recognizer.load_recognizer", lambda *a, **k: object())
