@@ -324,6 +324,8 @@ class PlayDetector(Judgement):
             self._entered.setdefault(tr.id, tr.last_t)
         entered = self._entered.get(tr.id)
         rest = self._rest(tr, t)
+        if rest is None and in_play and ident and cfg.read_rest_s is not None:
+            rest = self._read_at_rest(tr, t)
         if rest is None and in_play and tr.id not in self._first_rest and tr.reads \
                 and tr.best not in self._hand_cards:
             # read as a new card (in flight, say), then never seen whole (a hand stays on

@@ -49,6 +49,21 @@ class Judgement:
             return None
         return start, count
 
+    def _read_at_rest(self, tr: TrackView, t: float) -> tuple[float, int] | None:
+        """(since when, observations) for a card read for sure, in view now, lying still
+        ``read_rest_s`` at least in most frames and showing ``read_rest_view`` of a whole
+        card's area, whether or not it was ever seen whole."""
+        cfg = self.config
+        if not tr.visible or not tr.history or not tr.identity:
+            return None
+        start, count = still_since(tr, cfg.rest_tol)
+        if t - start < cfg.read_rest_s - 1e-6 or count < cfg.partial_rest_obs:
+            return None
+        least = cfg.read_rest_view * self._card_area(tr)
+        if any(o.area < least for o in tr.history[-cfg.min_rest_obs:]):
+            return None
+        return start, count
+
     def _lying_partly(self, tr: TrackView, t: float) -> float | None:
         """Since when ``tr``, seen now but not whole, has lain still (``partial_rest_s``
         at least, seen in most frames), else None."""

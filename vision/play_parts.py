@@ -47,6 +47,13 @@ class PlayConfig:
     suggest_conf: float = 0.8      # an unsettled reading this strong goes with an uncertain play
     partial_rest_s: float = 1.5    # a card never seen whole (under a hand) lying still this long lies there
     partial_rest_obs: int = 10     # ... seen in this many frames meanwhile
+    # A card read for sure, lying still this long and showing at least ``read_rest_view`` of a
+    # whole card's area has come to rest too: on a white table the outliner can draw cards larger
+    # than they are, and a table-wide size taken from such outlines made a card lying in plain
+    # view look partly covered until its trick was swept (models/EXPERIMENTS.md, seventeenth
+    # session); a strip of a card under a hand stays no play. None: only cards seen whole.
+    read_rest_s: float | None = 1.5
+    read_rest_view: float = 0.5
     overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
     hold_max_s: float = 6.0        # nor one that entered the play area this long ago
