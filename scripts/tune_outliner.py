@@ -58,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--seed", type=int, default=OUTLINER_TUNE_SEED0, help="first scene seed")
+    ap.add_argument("--white", type=int, default=0, metavar="N",
+                    help="also N scenes per group on white table tops (datasets.textures.BRIGHT_KINDS), "
+                         "where a card's edge is a step of a few grey levels (default 0)")
     args = ap.parse_args(argv)
     if args.scenes < 1 or args.epochs < 1:
         ap.error("--scenes and --epochs must be at least 1")
@@ -85,6 +88,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{group}: {len(d['targets'])} views ({time.time() - t0:.0f} s)", flush=True)
             xs.append(d["views"])
             ys.append(d["targets"])
+            if args.white:
+                from sueca.datasets.textures import BRIGHT_KINDS
+
+                white = range(args.seed + 100_000 * k + 50_000, args.seed + 100_000 * k + 50_000 + args.white)
+                d = build(white, group, args.model, options={"tables": BRIGHT_KINDS})
+                print(f"{group} on white tops: {len(d['targets'])} views ({time.time() - t0:.0f} s)", flush=True)
+                xs.append(d["views"])
+                ys.append(d["targets"])
         va = build(range(VAL_SEED0, VAL_SEED0 + 100), "train", args.model)
         np.savez(npz, views=np.concatenate(xs), targets=np.concatenate(ys), val_views=va["views"],
                  val_targets=va["targets"])
@@ -104,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg_path = out / "recognizer.json"
     full = json.loads(cfg_path.read_text())
     full.setdefault("info", {})["outliner_tuned"] = {
-        "groups": args.groups, "scenes": args.scenes, "epochs": args.epochs, "lr": args.lr, "seed": args.seed,
+        "groups": args.groups, "scenes": args.scenes, "white": args.white, "epochs": args.epochs, "lr": args.lr,
+        "seed": args.seed,
         "views": int(len(d["targets"])), "s": round(time.time() - t0),
         "command": "scripts/tune_outliner.py " + " ".join(argv if argv is not None else sys.argv[1:])}
     cfg_path.write_text(json.dumps(full, indent=1))

@@ -278,7 +278,7 @@ def test_outliner_tuning_writes_a_copy_with_the_new_outliner(tmp_path):
                              capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert refused.returncode == 2 and "held-out" in refused.stderr
     res = subprocess.run([_train_python(), script, "--model", str(ROOT / "models"), "--out", str(out),
-                          "--scenes", "2", "--epochs", "1", "--groups", "train"],
+                          "--scenes", "2", "--epochs", "1", "--groups", "train", "--white", "1"],
                          capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
     assert "validation corner error before" in res.stdout and "validation corner error after" in res.stdout
@@ -290,7 +290,8 @@ def test_outliner_tuning_writes_a_copy_with_the_new_outliner(tmp_path):
     assert not (model / "outliner.int8.onnx").exists()
     assert cfg["int8"]["files"] == {k: v for k, v in installed["int8"]["files"].items() if k != "outliner"}
     tuned = cfg["info"].pop("outliner_tuned")
-    assert tuned["groups"] == ["train"] and tuned["scenes"] == 2 and tuned["epochs"] == 1
+    assert tuned["groups"] == ["train"] and tuned["scenes"] == 2 and tuned["epochs"] == 1 and tuned["white"] == 1
+    assert "train on white tops:" in res.stdout
     installed["info"].pop("outliner_tuned", None)
     assert {k: v for k, v in cfg.items() if k != "int8"} == {k: v for k, v in installed.items() if k != "int8"}
     from sueca.vision.recognizer import load_recognizer

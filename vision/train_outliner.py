@@ -76,7 +76,7 @@ def scene_samples(scene, rng: np.random.Generator, locator=None, jitters: int = 
 
 
 def _build_chunk(args) -> tuple[np.ndarray, np.ndarray]:
-    seeds, styles, model_dir, jitters = args
+    seeds, styles, model_dir, jitters, options = args
     from sueca.vision.train_data import render
 
     locator = None
@@ -89,17 +89,20 @@ def _build_chunk(args) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seeds[0] * 104729 + 3)
     xs, ys = [], []
     for seed in seeds:
-        x, y = scene_samples(render(seed, (1280, 960), styles), rng, locator, jitters)
+        x, y = scene_samples(render(seed, (1280, 960), styles, **options), rng, locator, jitters)
         xs.append(x)
         ys.append(y)
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def build(seeds: range, styles, model_dir=None, jitters: int = 3, workers: int = 2, log=print) -> dict:
-    """Samples of ``seeds`` rendered in ``workers`` processes (``model_dir``: whose locator gives real boxes)."""
+def build(seeds: range, styles, model_dir=None, jitters: int = 3, workers: int = 2, log=print,
+          options: dict | None = None) -> dict:
+    """Samples of ``seeds`` rendered in ``workers`` processes (``model_dir``: whose locator gives
+    real boxes; ``options``: the scenes' render options, e.g. ``tables``)."""
     from sueca.vision.train_data import in_chunks
 
-    views, targets = in_chunks(_build_chunk, seeds, (styles, model_dir, jitters), workers, log, "outliner views")
+    views, targets = in_chunks(_build_chunk, seeds, (styles, model_dir, jitters, dict(options or {})), workers, log,
+                               "outliner views")
     return {"views": views, "targets": targets}
 
 
