@@ -9,23 +9,14 @@ and its trick was swept with an unread box in its place.
 from dataclasses import replace
 
 from sueca.vision.events import PlayEvent
-from sueca.vision.play_events import PlayConfig, PlayDetector
-from test_tracker_events import CAL, EDGE, frame, throw
+from sueca.vision.play_events import PlayConfig
+from test_tracker_events import EDGE, throw
+from test_tracker_events import Table as _Table
 
 BIG = (118, 168)  # the played cards' outlines: 1.4 times a card's side each way
 
 
-class Table:
-    def __init__(self, config: PlayConfig | None = None):
-        self.det = PlayDetector(CAL, config)
-        self.t = 0.0
-        self.events = []
-
-    def show(self, *cards, times=1, turn=None):
-        for _ in range(times):
-            self.events += self.det.update(frame(*cards), self.t, round(self.t * 10), turn=turn)
-            self.t = round(self.t + 0.1, 6)
-
+class Table(_Table):
     def plays(self):
         return [(e.card, e.seat, e.uncertain) for e in self.events if isinstance(e, PlayEvent)]
 

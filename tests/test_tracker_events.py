@@ -23,8 +23,8 @@ def frame(*cards):
 
 
 class Table:
-    def __init__(self):
-        self.det = PlayDetector(CAL)
+    def __init__(self, config=None):
+        self.det = PlayDetector(CAL, config)
         self.t = 0.0
         self.events = []
 
