@@ -32,7 +32,7 @@ def _centre(sprite):
 
 
 class _Renderer:
-    def __init__(self, plan: GamePlan, seed: int, styles=None):
+    def __init__(self, plan: GamePlan, seed: int, styles=None, tables=None):
         self.plan = plan
         rng = np.random.default_rng([seed, 99])
         w, h = plan.size
@@ -40,7 +40,7 @@ class _Renderer:
                                    rng.uniform(55, 70), rng.uniform(0.0, 0.1), 0.0, look_at=plan.centre)
         deck = resolve_styles(styles)
         self.style = deck[rng.integers(len(deck))].name
-        bg, self.table = _table(rng, self.cam, plan.unit)
+        bg, self.table = _table(rng, self.cam, plan.unit, kinds=tables)
         # Static clutter near the table corners, between the players.
         for k in range(int(rng.integers(1, 5))):
             kind = rng.choice(["glass", "coin", "phone", "sheet", "pack", "coin"])
@@ -120,14 +120,16 @@ class _Renderer:
 
 def render_game(out: str | Path, seed: int = 0, hands: int = 1, fps: float = 10.0, renuncias: int = 0,
                 size=(1280, 960), clockwise: bool = False, progress: bool = True, pace: float = 1.0,
-                styles=None, target: int = 4) -> dict:
-    """Simulate and render a game; returns the paths written (video, calibration, truth, events)."""
+                styles=None, target: int = 4, tables=None) -> dict:
+    """Simulate and render a game; returns the paths written (video, calibration, truth, events).
+    ``tables``: table textures to draw the top from (e.g. :data:`~sueca.datasets.textures.BRIGHT_KINDS`;
+    default the generator's own)."""
     if hands < 1 or fps <= 0 or renuncias < 0:
         raise ValueError(f"render_game: need hands >= 1, fps > 0, renuncias >= 0 (got {hands}, {fps}, {renuncias})")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     plan = plan_game(seed, hands, tuple(size), renuncias, clockwise, pace, target)
-    r = _Renderer(plan, seed, styles)
+    r = _Renderer(plan, seed, styles, tables)
     w, h = plan.size
     n_frames = int(math.ceil(plan.duration * fps))
     video = out / "video.mp4"

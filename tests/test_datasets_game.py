@@ -110,3 +110,18 @@ def test_styles_option(tmp_path, monkeypatch, capsys):
     assert main(["dataset", "game", "--out", str(tmp_path / "h"), "--styles", "real_bellot"]) == 2
     assert "real_bellot not fetched" in capsys.readouterr().err
     assert not (tmp_path / "h" / "video.mp4").exists()
+
+
+def test_tables_option(tmp_path, capsys):
+    from sueca.datasets.textures import BRIGHT_KINDS
+
+    rc = main(["dataset", "game", "--out", str(tmp_path / "g"), "--seed", "5", "--hands", "1", "--fps", "2",
+               "--size", "320x240", "--tables", "white_marble", "--quiet"])
+    assert rc == 0
+    assert json.loads((tmp_path / "g" / "events.json").read_text())["table"] == "white_marble"
+    frame = cv2.VideoCapture(str(tmp_path / "g" / "video.mp4")).read()[1]
+    assert float(np.median(frame)) > 150  # a white top fills most of the picture
+    assert main(["dataset", "game", "--out", str(tmp_path / "h"), "--tables", "white_felt"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown table 'white_felt'" in err and all(k in err for k in BRIGHT_KINDS)
+    assert not (tmp_path / "h" / "video.mp4").exists()

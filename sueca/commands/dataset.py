@@ -62,6 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--styles", nargs="+", default=None, metavar="STYLE",
                    help="deck(s) to draw from: style names or a group (train, test, glyph, real_heldout, ...; "
                         "default train) / baralho(s)")
+    g.add_argument("--tables", nargs="+", default=None, metavar="KIND",
+                   help="table tops to draw from, e.g. white_marble white_paint white_laminate white_cloth "
+                        "(default: the generator's) / tampos de mesa")
     g.add_argument("--quiet", action="store_true", help="no progress bar")
     g.set_defaults(func=_game)
 
@@ -131,9 +134,17 @@ def _game(args: argparse.Namespace) -> int:
             print(f"sueca dataset game: --styles: {', '.join(missing)} not fetched on this machine; run "
                   "'sueca dataset fetch-heldout-decks' (or fetch-deck)", file=sys.stderr)
             return 2
+    if args.tables:
+        from sueca.datasets.textures import BRIGHT_KINDS, KINDS, PHOTO_KINDS
+
+        unknown = [k for k in args.tables if k not in KINDS + PHOTO_KINDS + BRIGHT_KINDS]
+        if unknown:
+            print(f"sueca dataset game: --tables: unknown table {unknown[0]!r}; known: "
+                  f"{', '.join(KINDS + PHOTO_KINDS + BRIGHT_KINDS)}", file=sys.stderr)
+            return 2
     paths = render_game(args.out, seed=args.seed, hands=args.hands, fps=args.fps, renuncias=args.renuncias,
                         size=args.size, clockwise=args.clockwise, progress=not args.quiet, target=args.target,
-                        styles=styles)
+                        styles=styles, tables=tuple(args.tables) if args.tables else None)
     print(json.dumps({k: str(v) for k, v in paths.items()}))
     return 0
 
