@@ -29,8 +29,6 @@ locator_zoom``. The held-out decks and the test styles are never drawn; the seed
 from __future__ import annotations
 
 import argparse
-import json
-import time
 from pathlib import Path
 
 #: First scene seed of each part; no other step or check draws seeds from 7_300_000 to 7_340_000.
@@ -63,35 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.epochs < 1 or min(args.bright_scenes, args.synth_scenes) < 10:
         ap.error("--epochs >= 1, --bright-scenes and --synth-scenes >= 10 please")
 
-    from sueca.datasets.build import build_dataset
     from sueca.datasets.styles import resolve_styles
-    from sueca.vision.train_data import write_yaml
-    from sueca.vision.train_locator import finetune_locator, model_with_locator
+    from sueca.vision.train_locator import tune_on_parts
 
     try:
         resolve_styles("real_train_all")
     except ValueError as e:
         raise SystemExit(f"tune_locator_tables: {e}")
-    t0 = time.time()
-    data = args.out / "data"
-    todo = parts(args)
-    for name, seed, styles, n, options in todo:
-        build_dataset(data / name, n, seed=seed, size=(640, 480), progress=False, overwrite=True,
-                      styles=styles, scene_options=options)
-        print(f"{name}: {n} scenes ({time.time() - t0:.0f} s)", flush=True)
-    yaml = write_yaml(data, [p[0] for p in todo])
-    best = finetune_locator(args.model / "locator.pt", yaml, args.out / "ft", args.epochs, 320, 16, seed=1,
-                            lr0=args.lr0, close_mosaic=args.epochs)
-    print(f"data and fine-tuning: {time.time() - t0:.0f} s -> {best}", flush=True)
-    model = model_with_locator(args.model, best, args.out / "model", args.out / "yolo_config")
-    cfg_path = model / "recognizer.json"
-    cfg = json.loads(cfg_path.read_text())
-    cfg.setdefault("info", {})["locator_tables"] = {
-        "parts": [{"name": n, "seed0": s, "decks": d or "train", "scenes": k,
-                   **{key: list(v) for key, v in o.items()}} for n, s, d, k, o in todo],
-        "epochs": args.epochs, "lr0": args.lr0, "s": round(time.time() - t0)}
-    cfg_path.write_text(json.dumps(cfg, indent=1))
-    print(f"model: {model} ({time.time() - t0:.0f} s)")
+    tune_on_parts(args.model, args.out, parts(args), args.epochs, args.lr0, "locator_tables",
+                  log=lambda m: print(m, flush=True))
     return 0
 
 

@@ -11,13 +11,13 @@ def _script():
     return load_script("real_decks_check")
 
 
-def test_card_frac_and_layout_reach_the_scenes(monkeypatch, capsys):
+def _fake_run(monkeypatch, note):
+    """No scene is rendered or read: ``note(seeds, styles, options)`` is told what each deck's
+    evaluation was asked, which returns empty figures."""
     import sueca.vision.train_eval as train_eval
 
-    seen = []
-
     def fake_evaluate(recognizer, seeds, styles, log=print, **options):
-        seen.append((list(seeds), styles, options))
+        note(seeds, styles, options)
         m = {k: 0 for k in ("readable_cards", "read_right", "whole_cards", "whole_read_right",
                             "reported_identities", "wrong_identities", "locatable_cards", "located")}
         return {**m, "wrong_examples": []}, None
@@ -25,6 +25,11 @@ def test_card_frac_and_layout_reach_the_scenes(monkeypatch, capsys):
     monkeypatch.setattr(train_eval, "evaluate", fake_evaluate)
     fake = SimpleNamespace(config=SimpleNamespace(threshold=0.98))
     monkeypatch.setattr("sueca.vision.recognizer.load_recognizer", lambda *a, **k: fake)
+
+
+def test_card_frac_and_layout_reach_the_scenes(monkeypatch, capsys):
+    seen = []
+    _fake_run(monkeypatch, lambda seeds, styles, options: seen.append((list(seeds), styles, options)))
     rc = _script().main(["--decks", "test_pt_serif", "test_light_sans", "--scenes", "2", "--card-frac", "0.3", "0.45",
                          "--layout", "scatter", "--max-tilt", "45", "--json"])
     assert rc == 0
@@ -36,19 +41,8 @@ def test_card_frac_and_layout_reach_the_scenes(monkeypatch, capsys):
 
 
 def test_white_tables_reach_the_scenes_and_an_unknown_one_is_named(monkeypatch, capsys):
-    import sueca.vision.train_eval as train_eval
-
     seen = []
-
-    def fake_evaluate(recognizer, seeds, styles, log=print, **options):
-        seen.append(options)
-        m = {k: 0 for k in ("readable_cards", "read_right", "whole_cards", "whole_read_right",
-                            "reported_identities", "wrong_identities", "locatable_cards", "located")}
-        return {**m, "wrong_examples": []}, None
-
-    monkeypatch.setattr(train_eval, "evaluate", fake_evaluate)
-    fake = SimpleNamespace(config=SimpleNamespace(threshold=0.98))
-    monkeypatch.setattr("sueca.vision.recognizer.load_recognizer", lambda *a, **k: fake)
+    _fake_run(monkeypatch, lambda seeds, styles, options: seen.append(options))
     assert _script().main(["--decks", "test_pt_serif", "--scenes", "1", "--tables", "white_marble", "white_cloth",
                            "--json"]) == 0
     assert seen == [{"tables": ("white_marble", "white_cloth")}]

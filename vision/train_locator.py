@@ -190,6 +190,37 @@ def model_with_locator(model_dir: str | Path, checkpoint: str | Path, out: str |
     return out
 
 
+def tune_on_parts(model_dir: str | Path, out: str | Path, parts: list, epochs: int, lr0: float,
+                  info_key: str, log=print) -> Path:
+    """Render each of ``parts`` ((folder, first seed, decks, scenes, scene options), 640x480 as
+    the locator's own data) under ``out/data``, go on training ``model_dir``'s ``locator.pt`` on
+    them all (:func:`finetune_locator`, no mosaic) and write a copy of ``model_dir`` with the new
+    locator to ``out/model`` (:func:`model_with_locator`), the parts and the run noted in its
+    ``recognizer.json`` under ``info[info_key]``. Returns ``out/model``."""
+    from sueca.datasets.build import build_dataset
+    from sueca.vision.train_data import write_yaml
+
+    out, t0 = Path(out), time.time()
+    data = out / "data"
+    for name, seed, styles, n, options in parts:
+        build_dataset(data / name, n, seed=seed, size=(640, 480), progress=False, overwrite=True,
+                      styles=styles, scene_options=options)
+        log(f"{name}: {n} scenes ({time.time() - t0:.0f} s)")
+    yaml = write_yaml(data, [p[0] for p in parts])
+    best = finetune_locator(Path(model_dir) / "locator.pt", yaml, out / "ft", epochs, 320, 16, seed=1,
+                            lr0=lr0, close_mosaic=epochs)
+    log(f"data and fine-tuning: {time.time() - t0:.0f} s -> {best}")
+    model = model_with_locator(model_dir, best, out / "model", out / "yolo_config")
+    cfg_path = model / "recognizer.json"
+    cfg = json.loads(cfg_path.read_text())
+    cfg.setdefault("info", {})[info_key] = {
+        "parts": [{"name": n, "seed0": s, "decks": d or "train", "scenes": k, **o} for n, s, d, k, o in parts],
+        "epochs": epochs, "lr0": lr0, "s": round(time.time() - t0)}
+    cfg_path.write_text(json.dumps(cfg, indent=1))
+    log(f"model: {model} ({time.time() - t0:.0f} s)")
+    return model
+
+
 def _forget_8bit_locators(model_dir: Path) -> None:
     from sueca.vision.quantize import forget_8bit
 
