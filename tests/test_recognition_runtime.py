@@ -257,3 +257,20 @@ def test_the_card_stock_pass_and_the_letterbox_share_one_shrink():
     # a shrink of another size is not taken for the letterbox's (a portrait photo)
     tall = np.ascontiguousarray(frame.transpose(1, 0, 2))
     assert np.array_equal(letterbox(tall, (256, 320), shrunk(tall))[0], letterbox(tall, (256, 320))[0])
+
+
+def test_a_small_networks_batch_split_over_its_sessions_gives_the_same_logits(monkeypatch):
+    import sueca.vision.onnx_backend as ob
+
+    monkeypatch.setattr(ob, "available_cores", lambda: 3)  # three parts, whatever this machine has
+    split, whole = load_recognizer(), load_recognizer(threads=1)
+    assert len(split.reader.sessions) == 3 and len(whole.reader.sessions) == 1
+    rng = np.random.default_rng(4)
+    for n in (1, 3, 4, 7, 8, 12, 25):  # under SPLIT_LEAST crops a batch runs whole
+        crops = rng.integers(0, 255, (n, *split.config.crop.shape), np.uint8)
+        for a, b in ((split.reader, whole.reader), (split.second, whole.second)):
+            got = a(crops)
+            assert got.shape[0] == n and np.array_equal(got, b(crops))
+        views = rng.integers(0, 255, (n, 64, 64, 3), np.uint8)
+        assert np.array_equal(split.outliner.net(views), whole.outliner.net(views))
+    assert split.reader(np.zeros((0, *split.config.crop.shape), np.uint8)).shape[0] == 0

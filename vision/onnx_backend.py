@@ -251,18 +251,51 @@ def crops_to_nchw(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x, np.float32)
 
 
+#: A small network's batch of at least this many crops is split over its sessions.
+SPLIT_LEAST = 4
+#: ... over at most this many single-threaded sessions (one per core).
+SPLIT_MAX = 4
+
+
 class OnnxReader:
-    """Index reader on ONNX Runtime: (N, H, W[, 3]) uint8 crops -> (N, C) logits."""
+    """Index reader on ONNX Runtime: (N, H, W[, 3]) uint8 crops -> (N, C) logits.
+
+    The small networks (readers, face, outliner) gain nothing from a second thread inside
+    one run (a reader's 24 crops: 4.14 ms on one thread, 4.21 on two), so with ``threads``
+    unset a batch of at least :data:`SPLIT_LEAST` crops is cut into one part per core, each
+    run by a single-threaded session of its own, side by side; every crop is computed as
+    alone, so the logits are the same bit for bit (``models/EXPERIMENTS.md``, eighteenth
+    session). ``threads``: one session with that many threads, as before.
+    """
 
     def __init__(self, path: str | Path, threads: int | None = None):
         self.path = Path(path)  # the network file (float or 8-bit)
-        self.session = make_session(path, threads)
+        parts = 1 if threads else min(available_cores(), SPLIT_MAX)
+        if parts > 1:
+            self._parts = tuple(make_session(path, 1) for _ in range(parts))
+            self._pool = ThreadPoolExecutor(parts - 1, thread_name_prefix="sueca-nets")
+        else:
+            self._parts, self._pool = (make_session(path, threads),), None
+        self.session = self._parts[0]
         self.input_name = self.session.get_inputs()[0].name
+
+    @property
+    def sessions(self) -> tuple:
+        """The ONNX Runtime sessions a batch may be split over (the first runs small batches)."""
+        return self._parts
 
     def __call__(self, crops: np.ndarray) -> np.ndarray:
         if len(crops) == 0:
             return np.zeros((0, 0), np.float32)
-        return self.session.run(None, {self.input_name: crops_to_nchw(crops)})[0]
+        x = crops_to_nchw(crops)
+        k = min(len(self._parts), len(x) // SPLIT_LEAST) if self._pool is not None else 1
+        if k < 2:
+            return self.session.run(None, {self.input_name: x})[0]
+        cuts = np.linspace(0, len(x), k + 1).round().astype(int)
+        side = [self._pool.submit(s.run, None, {self.input_name: x[a:b]})
+                for s, a, b in zip(self._parts[1:k], cuts[1:k], cuts[2:])]
+        own = self.session.run(None, {self.input_name: x[:cuts[1]]})[0]
+        return np.concatenate([own] + [f.result()[0] for f in side])
 
 
 class OnnxOutliner(OnnxReader):

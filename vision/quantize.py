@@ -81,8 +81,8 @@ def calibration_inputs(model_dir: str | Path, scenes: int = 40, log=print) -> di
         _capture(rec.small_locator.session, sinks["locator_zoom"])
     outliner, face = rec.outliner.net if rec.outliner else None, rec.face.net if rec.face else None
     for name, net in (("outliner", outliner), ("reader", rec.reader), ("reader2", rec.second), ("face_suit", face)):
-        if net is not None:
-            _capture(net.session, sinks[name])
+        for session in (net.sessions if net is not None else ()):  # a batch may be split over several
+            _capture(session, sinks[name])
     at_true = {n: [] for n in NETWORKS}  # inputs cut at the cards' true outlines
     for k, group in enumerate(GROUPS):
         try:
