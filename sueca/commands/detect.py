@@ -29,7 +29,9 @@ def register(subparsers) -> None:
                    help="onnx (por omissão, sem torch) ou ultralytics (PyTorch) / default onnx")
     p.add_argument("--precision", choices=("int8", "fp32"), default=None,
                    help="onnx: redes de 8 bits ou float / 8-bit or float networks (default: the model's choice)")
-    p.add_argument("--threads", type=int, default=None, help="threads de inferência / inference threads")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads de inferência (omitido: as redes pequenas repartem cada lote, uma parte por "
+                        "núcleo) / inference threads (unset: the small networks split each batch, a part a core)")
     p.add_argument("--all", action="store_true",
                    help="incluir cartas ilegíveis (card null) / include located but unreadable cards")
     p.add_argument("--threshold", type=_probability, default=None, metavar="P",
