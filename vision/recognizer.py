@@ -55,6 +55,8 @@ class Recognizer:
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
         self.second = second
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
+        # the same readers behind a locator and an outliner tuned on white tops (config.white), or None
+        self.white: Recognizer | None = None
 
     def read_quads(self, frame: np.ndarray, quads, exact: bool = True,
                    threshold: float | None = None, memo=None, faces: dict | None = None,
@@ -331,7 +333,7 @@ class Recognizer:
             frame = checked_on_cards(frame, allowed, self._card_middles)
         elif running is not None:
             frame = running(frame)
-        dets = self._detect(frame, memory, threshold)
+        use, dets = self._on_table(frame, memory, threshold)
         if running is not None:
             running.observe(raw, dets.corners, allowed)
         cfg = self.config.closeup
@@ -339,7 +341,34 @@ class Recognizer:
             return dets
         from sueca.vision.closeup import closeup_pass
 
-        return closeup_pass(self, frame, dets, threshold, float(cfg["trigger"]), float(cfg["target"]))
+        return closeup_pass(use, frame, dets, threshold, float(cfg["trigger"]), float(cfg["target"]))
+
+    def _on_table(self, frame: np.ndarray, memory, threshold: float | None) -> tuple["Recognizer", CardDetections]:
+        """:meth:`_detect` by the networks for this table, and the recognizer they are: on a
+        table as white as the cards (:mod:`sueca.vision.tabletop`, measured on the cards found)
+        the locator and outliner tuned on white tops (``config.white``). A still image is read
+        again by them when its cards show it; a video uses them once its recent frames do (the
+        memory's ``table``)."""
+        white = self.config.white
+        if self.white is None or not white:
+            return self, self._detect(frame, memory, threshold)
+        from sueca.vision.tabletop import white_table
+
+        meter = getattr(memory, "table", None)
+        if memory is not None and meter is not None:
+            use = self.white if meter.white(float(white["ratio"])) else self
+            dets = use._detect(frame, memory, threshold)
+            meter.observe(frame, dets.corners)
+            if use is self.white and white.get("video_conf") is not None:
+                # on video an unread box lying still in the middle is a play: the white locator's
+                # faint boxes on a marble's veins held a whole hand (models/EXPERIMENTS.md)
+                keep = (np.asarray(dets.codes) != UNREADABLE) | (dets.locate_confidence >= float(white["video_conf"]))
+                dets = dets[keep]
+            return use, dets
+        dets = self._detect(frame, memory, threshold)
+        if white_table(frame, dets.corners, float(white["ratio"]), int(white["least"])):
+            return self.white, self.white._detect(frame, memory, threshold)
+        return self, dets
 
     def _card_middles(self, frame: np.ndarray) -> np.ndarray:
         """The locator's boxes on ``frame`` shrunk to 80% about their centres (N, 4, 2): card

@@ -92,6 +92,10 @@ class RecognizerConfig:
     # a colour cast past these (warm-cold, green-magenta; log gain) is taken back by them before
     # anything is read (sueca.vision.balance); None: frames are read as they come
     balance: tuple[float, float] | None = None
+    # a locator and an outliner tuned on white table tops, read with where the cards' surrounds are
+    # as bright as their stock (sueca.vision.tabletop): {"locator": {"onnx", "pt"}, "outliner":
+    # {"onnx", "pt"}, "ratio", "least"}; None: the one locator and outliner on every table
+    white: dict | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -121,7 +125,8 @@ class RecognizerConfig:
             closeup=_closeup(loc.get("closeup"), path),
             outliner=_outliner(d.get("outliner"), path), second_reader=rd.get("second"),
             face_suit=_face_suit(d.get("face_suit"), path),
-            int8=d.get("int8"), balance=_balance(d.get("balance"), path), info=d.get("info", {}),
+            int8=d.get("int8"), balance=_balance(d.get("balance"), path), white=_white(d.get("white"), path),
+            info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -143,6 +148,7 @@ class RecognizerConfig:
             **({"face_suit": self.face_suit} if self.face_suit else {}),
             **({"int8": self.int8} if self.int8 else {}),
             **({"balance": list(self.balance)} if self.balance is not None else {}),
+            **({"white": self.white} if self.white else {}),
             "info": self.info,
         }
 
@@ -157,6 +163,27 @@ def _balance(value, path: Path) -> tuple[float, float] | None:
         raise ValueError(f"{path}: balance must be null or [warm-cold, green-magenta], two numbers from 0 "
                          f"to under 2, got {value!r}")
     return (float(value[0]), float(value[1]))
+
+
+def _white(value, path: Path) -> dict | None:
+    """``white`` checked: a locator and an outliner file each, ``ratio`` (0.5 to 1.5: the cards'
+    surround over their stock, :mod:`sueca.vision.tabletop`), ``least`` (cards, 1 or more),
+    ``conf``, the score the white locator's boxes need (0 to 1; default the locator's), and
+    ``video_conf``, the score an unread box of theirs needs on video (0 to 1; default none)."""
+    if value is None:
+        return None
+    try:
+        files = [value[part]["onnx"] for part in ("locator", "outliner")]
+        ratio, least = float(value["ratio"]), int(value["least"])
+        scores = [float(value.get(k) if value.get(k) is not None else 0.5) for k in ("conf", "video_conf")]
+    except (TypeError, KeyError, ValueError):
+        raise ValueError(f'{path}: white must be {{"locator": {{"onnx": ...}}, "outliner": {{"onnx": ...}}, '
+                         f'"ratio": R, "least": N, "conf": C, "video_conf": V}}, got {value!r}') from None
+    if (not all(isinstance(f, str) and f for f in files) or not 0.5 <= ratio <= 1.5 or least < 1
+            or not all(0 < c < 1 for c in scores)):
+        raise ValueError(f"{path}: white needs file names, 0.5 <= ratio <= 1.5, least >= 1 and scores (conf, "
+                         f"video_conf) between 0 and 1, got {value!r}")
+    return value
 
 
 def _closeup(value, path: Path) -> dict | None:
@@ -261,6 +288,10 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         small_locator = OnnxLocator(net("locator_zoom", cfg.zoom_net["onnx"]), cfg.zoom_net["imgsz"],
                                     float(cfg.zoom_net.get("conf", cfg.locate_conf)), cfg.locate_iou, 1, mirror=False) \
             if cfg.zoom_pass and cfg.zoom_net and locator_file is None else None
+        white_nets = (OnnxLocator(net("locator_white", cfg.white["locator"]["onnx"]), cfg.imgsz,
+                                  float(cfg.white.get("conf", cfg.locate_conf)), cfg.locate_iou, threads),
+                      OnnxOutliner(net("outliner_white", cfg.white["outliner"]["onnx"]), threads)) \
+            if cfg.white and outline_net is not None and locator_file is None else None
     else:
         from sueca.vision.torch_backend import TorchLocator, TorchReader
 
@@ -273,17 +304,23 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         small_locator = TorchLocator(locator_file or model_dir / cfg.locator_pt, cfg.zoom_net["imgsz"],
                                      float(cfg.zoom_net.get("conf", cfg.locate_conf)), cfg.locate_iou, threads) \
             if cfg.zoom_pass and cfg.zoom_net else None
-        outline_net = None
+        outline_net, white_nets = None, None
         if cfg.outliner:
             from sueca.vision.torch_backend import TorchOutliner
 
             outline_net = TorchOutliner(model_dir / cfg.outliner["pt"], threads)
-    outliner = None
+            if cfg.white and locator_file is None:
+                white_nets = (TorchLocator(model_dir / cfg.white["locator"]["pt"], cfg.imgsz,
+                                           float(cfg.white.get("conf", cfg.locate_conf)), cfg.locate_iou, threads),
+                              TorchOutliner(model_dir / cfg.white["outliner"]["pt"], threads))
+    outliner, white_outliner = None, None
     if outline_net is not None:
         from sueca.vision.outliner import Outliner
 
         o = cfg.outliner
-        outliner = Outliner(outline_net, int(o.get("size", 64)), float(o.get("reach", 1.7)), int(o.get("passes", 2)))
+        shape = (int(o.get("size", 64)), float(o.get("reach", 1.7)), int(o.get("passes", 2)))
+        outliner = Outliner(outline_net, *shape)
+        white_outliner = Outliner(white_nets[1], *shape) if white_nets is not None else None
     face = None
     if face_net is not None:
         from sueca.vision.face_suit import FaceSuit
@@ -292,4 +329,8 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
         face = FaceSuit(face_net, float(f["temperature"]), float(f.get("sure", 0.5)), float(f.get("doubt", 0.05)),
                         bool(f.get("fuse", False)), bool(f.get("rank", False)), bool(f.get("rank_check", False)),
                         float(f.get("court_power", 1.0)))
-    return Recognizer(locator, reader, cfg, outliner, second, face, small_locator)
+    rec = Recognizer(locator, reader, cfg, outliner, second, face, small_locator)
+    if white_outliner is not None:
+        # the same readers, face and small look: only finding and outlining learnt white tops
+        rec.white = Recognizer(white_nets[0], reader, cfg, white_outliner, second, face, small_locator)
+    return rec

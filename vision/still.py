@@ -30,6 +30,7 @@ import numpy as np
 
 from sueca.vision.balance import RunningBalance
 from sueca.vision.crop_memory import CropMemory
+from sueca.vision.tabletop import TableMeter
 
 #: Width of the grey thumbnail the stillness test compares.
 THUMB_WIDTH = 320
@@ -80,6 +81,8 @@ class OutlineMemory:
     crops: CropMemory = field(default_factory=CropMemory, repr=False)
     #: the video's light, where the model takes a strong cast back (its own memory too)
     balance: RunningBalance = field(default_factory=RunningBalance, repr=False)
+    #: the video's table, white or not, where the model has networks for white tops
+    table: TableMeter = field(default_factory=TableMeter, repr=False)
 
     def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
         """Per located box (N, 5: cx, cy, w, h, angle), the remembered outline it may take."""
