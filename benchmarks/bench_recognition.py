@@ -115,12 +115,15 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int, mo
     if onnx:  # the files the sessions were made from (8-bit or float)
         nets = [rec.locator, rec.small_locator, rec.reader, rec.outliner.net if rec.outliner else None,
                 rec.second, rec.face.net if rec.face else None]
+        if rec.white is not None:  # the white tops' pair, loaded beside the others
+            nets += [rec.white.locator, rec.white.outliner.net]
         files = [n.path.name for n in nets if n is not None]
     else:
         files = [cfg.locator_pt, cfg.reader_pt]
         files += [cfg.outliner["pt"]] if cfg.outliner else []
         files += [cfg.second_reader["pt"]] if cfg.second_reader and rec.second is not None else []
         files += [cfg.face_suit["pt"]] if cfg.face_suit and rec.face is not None else []
+        files += [cfg.white["locator"]["pt"], cfg.white["outliner"]["pt"]] if rec.white is not None else []
     size = sum((d / f).stat().st_size for f in files)
     return {
         "backend": backend, "frames": len(tot_ms), "cards_per_frame": float(np.mean(ncards)),

@@ -34,7 +34,8 @@ def both():
 def test_committed_model_loads_its_8_bit_networks_by_default():
     cfg = RecognizerConfig.load(MODELS)
     assert cfg.int8 and cfg.int8["default"] is True
-    assert set(cfg.int8["files"]) == {"locator", "locator_zoom", "outliner", "reader", "reader2", "face_suit"}
+    assert set(cfg.int8["files"]) == {"locator", "locator_zoom", "outliner", "reader", "reader2", "face_suit",
+                                      "locator_white", "outliner_white"}
     rec = load_recognizer()
     assert _file(rec.small_locator).endswith("locator_zoom.int8.onnx")
     assert _file(rec.reader).endswith("reader.int8.onnx")
@@ -42,6 +43,8 @@ def test_committed_model_loads_its_8_bit_networks_by_default():
     assert _file(rec.locator).endswith("locator.int8.onnx")
     assert _file(rec.face.net).endswith("face_suit.int8.onnx")
     assert _file(rec.outliner.net).endswith("outliner.int8.onnx")
+    assert _file(rec.white.locator).endswith("locator_white.int8.onnx")
+    assert _file(rec.white.outliner.net).endswith("outliner_white.int8.onnx")
     fp = load_recognizer(precision="fp32")
     assert _file(fp.reader).endswith("reader.onnx") and _file(fp.locator).endswith("locator.onnx")
     for name in cfg.int8["files"].values():  # 8-bit files are a fraction of the float ones
@@ -85,7 +88,7 @@ def test_precision_is_checked():
 
 def test_a_model_without_8_bit_networks_says_so(tmp_path):
     for name in ("locator.onnx", "locator_zoom.onnx", "outliner.onnx", "reader.onnx", "reader2.onnx",
-                 "face_suit.onnx"):
+                 "face_suit.onnx", "locator_white.onnx", "outliner_white.onnx"):
         shutil.copyfile(MODELS / name, tmp_path / name)
     cfg = json.loads((MODELS / "recognizer.json").read_text())
     del cfg["int8"]
