@@ -355,7 +355,9 @@ class Recognizer:
         from sueca.vision.tabletop import white_table
 
         meter = getattr(memory, "table", None)
-        if memory is not None and meter is not None:
+        if memory is not None and meter is None:  # a memory that keeps no table: the usual pair
+            return self, self._detect(frame, memory, threshold)
+        if memory is not None:
             use = self.white if meter.white(float(white["ratio"])) else self
             dets = use._detect(frame, memory, threshold)
             meter.observe(frame, dets.corners)

@@ -92,9 +92,10 @@ class RecognizerConfig:
     # a colour cast past these (warm-cold, green-magenta; log gain) is taken back by them before
     # anything is read (sueca.vision.balance); None: frames are read as they come
     balance: tuple[float, float] | None = None
-    # a locator and an outliner tuned on white table tops, read with where the cards' surrounds are
-    # as bright as their stock (sueca.vision.tabletop): {"locator": {"onnx", "pt"}, "outliner":
-    # {"onnx", "pt"}, "ratio", "least"}; None: the one locator and outliner on every table
+    # a locator and an outliner tuned on white table tops, used where the cards' surrounds are as
+    # bright as their stock (sueca.vision.tabletop): {"locator": {"onnx", "pt"}, "outliner":
+    # {"onnx", "pt"}, "ratio", "least", "conf", "video_conf"} (see _white); None: the one locator
+    # and outliner on every table
     white: dict | None = None
     info: dict = field(default_factory=dict)
 
