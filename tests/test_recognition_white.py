@@ -142,3 +142,15 @@ def test_on_video_the_white_locators_faint_unread_boxes_are_dropped():
     # a still image keeps it (unread boxes are not plays there); its cards show the table white
     use, dets = rec._on_table(frame, None, None)
     assert use is rec.white and len(dets) == 3
+
+
+def test_what_is_changed_on_the_recognizer_holds_for_its_white_pair():
+    from dataclasses import replace
+
+    rec = load_recognizer()
+    rec.config = replace(rec.config, threshold=0.99999, faint_conf=None, faint_max=0)
+    rec.second = None
+    frame = render_scene(962_001, (1280, 960), "test", tables=("white_paint",)).image
+    calls = _spy(rec.white)
+    rec(frame)
+    assert calls and rec.white.config is rec.config and rec.white.second is None

@@ -354,14 +354,16 @@ class Recognizer:
             return self, self._detect(frame, memory, threshold)
         from sueca.vision.tabletop import white_table
 
+        pair = self._white_pair()
+
         meter = getattr(memory, "table", None)
         if memory is not None and meter is None:  # a memory that keeps no table: the usual pair
             return self, self._detect(frame, memory, threshold)
         if memory is not None:
-            use = self.white if meter.white(float(white["ratio"])) else self
+            use = pair if meter.white(float(white["ratio"])) else self
             dets = use._detect(frame, memory, threshold)
             meter.observe(frame, dets.corners)
-            if use is self.white and white.get("video_conf") is not None:
+            if use is pair and white.get("video_conf") is not None:
                 # on video an unread box lying still in the middle is a play: the white locator's
                 # faint boxes on a marble's veins held a whole hand (models/EXPERIMENTS.md)
                 keep = (np.asarray(dets.codes) != UNREADABLE) | (dets.locate_confidence >= float(white["video_conf"]))
@@ -369,8 +371,17 @@ class Recognizer:
             return use, dets
         dets = self._detect(frame, memory, threshold)
         if white_table(frame, dets.corners, float(white["ratio"]), int(white["least"])):
-            return self.white, self.white._detect(frame, memory, threshold)
+            return pair, pair._detect(frame, memory, threshold)
         return self, dets
+
+    def _white_pair(self) -> "Recognizer":
+        """:attr:`white`: this recognizer with the white tops' locator and outliner; its config,
+        readers, face and small look are this one's as they are now (a caller that changed them
+        here, a threshold, a stage switched off, changed them there too)."""
+        w = self.white
+        w.config, w.reader, w.second, w.face = self.config, self.reader, self.second, self.face
+        w.small_locator, w.max_side = self.small_locator, self.max_side
+        return w
 
     def _card_middles(self, frame: np.ndarray) -> np.ndarray:
         """The locator's boxes on ``frame`` shrunk to 80% about their centres (N, 4, 2): card
