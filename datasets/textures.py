@@ -26,6 +26,8 @@ FLOOR_KINDS = ("plain", "cork", "formica", "wood")
 #: On such a table a card's edge is a step of a few grey levels (models/EXPERIMENTS.md,
 #: seventeenth session).
 BRIGHT_KINDS = ("white_marble", "white_paint", "white_laminate", "white_cloth")
+#: Every table texture by name, in the order that seeds them (appended kinds keep the older ones' seeds).
+ALL_KINDS = KINDS + PHOTO_KINDS + BRIGHT_KINDS
 VARIANTS = 6
 
 
@@ -81,10 +83,9 @@ def _colourise(v: np.ndarray, dark, light) -> np.ndarray:
 @functools.lru_cache(maxsize=64)
 def table_texture(kind: str, variant: int) -> np.ndarray:
     """(SIZE, SIZE, 3) BGR texture; read-only."""
-    known = KINDS + PHOTO_KINDS + BRIGHT_KINDS  # appended kinds keep the older ones' seeds
-    if kind not in known:
-        raise ValueError(f"unknown table texture {kind!r}; known: {', '.join(known)}")
-    rng = np.random.default_rng([known.index(kind), variant, 7])
+    if kind not in ALL_KINDS:
+        raise ValueError(f"unknown table texture {kind!r}; known: {', '.join(ALL_KINDS)}")
+    rng = np.random.default_rng([ALL_KINDS.index(kind), variant, 7])
     n = SIZE
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
     if kind in PHOTO_KINDS:

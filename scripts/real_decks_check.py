@@ -71,12 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.layout is not None:
         options["layout"] = args.layout
     if args.tables is not None:
-        from sueca.datasets.textures import BRIGHT_KINDS, KINDS, PHOTO_KINDS
+        from sueca.datasets.textures import ALL_KINDS
 
-        unknown = [k for k in args.tables if k not in KINDS + PHOTO_KINDS + BRIGHT_KINDS]
+        unknown = [k for k in args.tables if k not in ALL_KINDS]
         if unknown:
-            raise SystemExit(f"real_decks_check: unknown table {unknown[0]!r}; known: "
-                             f"{', '.join(KINDS + PHOTO_KINDS + BRIGHT_KINDS)}")
+            raise SystemExit(f"real_decks_check: unknown table {unknown[0]!r}; known: {', '.join(ALL_KINDS)}")
         options["tables"] = tuple(args.tables)
     rows, t0 = {}, time.time()
     for k, style in enumerate(styles):

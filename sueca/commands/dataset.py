@@ -135,12 +135,12 @@ def _game(args: argparse.Namespace) -> int:
                   "'sueca dataset fetch-heldout-decks' (or fetch-deck)", file=sys.stderr)
             return 2
     if args.tables:
-        from sueca.datasets.textures import BRIGHT_KINDS, KINDS, PHOTO_KINDS
+        from sueca.datasets.textures import ALL_KINDS
 
-        unknown = [k for k in args.tables if k not in KINDS + PHOTO_KINDS + BRIGHT_KINDS]
+        unknown = [k for k in args.tables if k not in ALL_KINDS]
         if unknown:
-            print(f"sueca dataset game: --tables: unknown table {unknown[0]!r}; known: "
-                  f"{', '.join(KINDS + PHOTO_KINDS + BRIGHT_KINDS)}", file=sys.stderr)
+            print(f"sueca dataset game: --tables: unknown table {unknown[0]!r}; known: {', '.join(ALL_KINDS)}",
+                  file=sys.stderr)
             return 2
     paths = render_game(args.out, seed=args.seed, hands=args.hands, fps=args.fps, renuncias=args.renuncias,
                         size=args.size, clockwise=args.clockwise, progress=not args.quiet, target=args.target,
