@@ -93,3 +93,6 @@ def test_the_meter_measures_one_frame_in_every():
         meter.observe(white, quads)
         assert len(meter._seen) == k // 5 + 1  # frames 1, 6, 11
     assert meter.white()
+    strict = TableMeter(every=1)  # the model's "least": two cards are too few where it asks three
+    strict.observe(white, quads, least=3)
+    assert strict._seen == []

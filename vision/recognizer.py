@@ -362,7 +362,7 @@ class Recognizer:
         if memory is not None:
             use = pair if meter.white(float(white["ratio"])) else self
             dets = use._detect(frame, memory, threshold)
-            meter.observe(frame, dets.corners)
+            meter.observe(frame, dets.corners, int(white["least"]))
             if use is pair and white.get("video_conf") is not None:
                 # on video an unread box lying still in the middle is a play: the white locator's
                 # faint boxes on a marble's veins held a whole hand (models/EXPERIMENTS.md)

@@ -2,7 +2,7 @@
 
 On a table as bright as the cards' stock the locator finds fewer cards and the outliner
 draws their outlines too large (``models/EXPERIMENTS.md``, seventeenth session); networks
-tuned on white tops (``locator.white`` in ``recognizer.json``) do better there and a little
+tuned on white tops (``white`` in ``recognizer.json``) do better there and a little
 worse elsewhere. Which table a frame shows cannot be told from its brightness alone (the
 light and the camera's exposure set that); it can from each card's surround against its
 own stock: the same grey, or not. This module measures it.
@@ -95,9 +95,9 @@ def white_table(frame: np.ndarray, corners, ratio: float = WHITE_RATIO, least: i
 
 class TableMeter:
     """A video's table, from its recent frames: the ratios (:func:`table_ratio`) of the last
-    ``window`` frames measured (every ``every``-th frame, with at least ``least`` cards); white
-    once their median reaches the ratio asked (:meth:`white`). A camera looks at one table,
-    so it changes its mind slowly.
+    ``window`` frames measured (every ``every``-th frame, with at least the cards asked of
+    :meth:`observe`); white once their median reaches the ratio asked (:meth:`white`). A
+    camera looks at one table, so it changes its mind slowly.
 
     >>> m = TableMeter(window=5)
     >>> m._seen = [0.97, 0.99, 0.4]
@@ -105,8 +105,8 @@ class TableMeter:
     (True, False)
     """
 
-    def __init__(self, window: int = 15, least: int = LEAST_CARDS, every: int = 5):
-        self.window, self.least, self.every = int(window), int(least), max(1, int(every))
+    def __init__(self, window: int = 15, every: int = 5):
+        self.window, self.every = int(window), max(1, int(every))
         self._seen: list[float] = []
         self._frames = 0
 
@@ -114,13 +114,14 @@ class TableMeter:
         """Whether the table is as white as the cards, by the frames seen (three at least)."""
         return len(self._seen) >= min(3, self.window) and float(np.median(self._seen)) >= ratio
 
-    def observe(self, frame: np.ndarray, corners) -> None:
-        """Measure this frame, where it is the ``every``-th since the last measure."""
+    def observe(self, frame: np.ndarray, corners, least: int = LEAST_CARDS) -> None:
+        """Measure this frame on its cards outlined by ``corners`` (``least`` of them at least),
+        where it is the ``every``-th since the last measure."""
         self._frames += 1
         if (self._frames - 1) % self.every:
             return
         r, n = table_ratio(frame, corners)
-        if r is not None and n >= self.least:
+        if r is not None and n >= least:
             self._seen = (self._seen + [r])[-self.window:]
 
 
