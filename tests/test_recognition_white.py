@@ -58,7 +58,7 @@ def test_a_still_image_of_a_white_top_is_read_by_the_white_networks(monkeypatch)
     assert len(read) >= 2 and set(read) <= truth
 
 
-def test_a_video_switches_once_its_frames_show_a_white_top():
+def test_a_video_switches_once_its_frames_show_a_white_top(tmp_path):
     rec = load_recognizer()
     own, white = _spy(rec), _spy(rec.white)
     frame = render_scene(962_002, (1280, 960), "test", tables=("white_laminate",)).image
@@ -69,30 +69,22 @@ def test_a_video_switches_once_its_frames_show_a_white_top():
     # the first frames by the usual networks, until three frames measured the table
     assert len(own) == 2 * every + 1 and len(white) == 2 and memory.table.white(rec.config.white["ratio"])
     # a plain model folder without "white" reads every table with its one locator
-    plain = load_recognizer(_plain_copy(rec))
+    plain = load_recognizer(_plain_copy(tmp_path))
     assert plain.white is None
 
 
-_PLAIN: list = []
-
-
-def _plain_copy(rec):
-    import tempfile
-    from pathlib import Path
-
-    if not _PLAIN:
-        d = Path(tempfile.mkdtemp(prefix="sueca_plain_"))
-        src = default_model_dir()
-        for f in src.iterdir():
-            if f.is_file() and "white" not in f.name and f.name != "recognizer.json":
-                (d / f.name).symlink_to(f)
-        cfg = json.loads((src / "recognizer.json").read_text())
-        cfg.pop("white")
-        for name in ("locator_white", "outliner_white"):
-            cfg["int8"]["files"].pop(name)
-        (d / "recognizer.json").write_text(json.dumps(cfg))
-        _PLAIN.append(d)
-    return _PLAIN[0]
+def _plain_copy(folder):
+    """``folder`` made the committed model without its white pair (the other files linked)."""
+    src = default_model_dir()
+    for f in src.iterdir():
+        if f.is_file() and "white" not in f.name and f.name != "recognizer.json":
+            (folder / f.name).symlink_to(f)
+    cfg = json.loads((src / "recognizer.json").read_text())
+    cfg.pop("white")
+    for name in ("locator_white", "outliner_white"):
+        cfg["int8"]["files"].pop(name)
+    (folder / "recognizer.json").write_text(json.dumps(cfg))
+    return folder
 
 
 def test_the_white_entry_round_trips_and_a_bad_one_is_named(tmp_path):
