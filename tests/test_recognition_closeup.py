@@ -177,9 +177,9 @@ def test_video_never_takes_it(rec):
     calls = []
     real = rec._detect
 
-    def counting(frame, memory, threshold):
+    def counting(frame, memory, threshold, **kw):
         calls.append(memory is None)
-        return real(frame, memory, threshold)
+        return real(frame, memory, threshold, **kw)
 
     rec._detect = counting
     try:

@@ -20,13 +20,15 @@ def rec():
 
 
 def _spy(recognizer) -> list:
-    """Count the frames ``recognizer._detect`` reads (its own instance only)."""
+    """The frames ``recognizer._detect`` was given (its own instance only), each with whether
+    it was read there (not handed on before reading)."""
     calls: list = []
     inner = recognizer._detect
 
-    def detect(self, frame, memory, threshold):
-        calls.append(frame.shape)
-        return inner(frame, memory, threshold)
+    def detect(self, frame, memory, threshold, white=None):
+        out = inner(frame, memory, threshold, white=white)
+        calls.append((frame.shape, out is not None))
+        return out
 
     recognizer._detect = types.MethodType(detect, recognizer)
     return calls
@@ -49,10 +51,16 @@ def test_a_still_image_of_a_white_top_is_read_by_the_white_networks(monkeypatch)
     own, white = _spy(rec), _spy(rec.white)
     dark = render_scene(962_001, (1280, 960), "test", tables=("felt",)).image
     rec(dark)
-    assert len(own) >= 1 and white == []
+    assert len(own) >= 1 and all(read for _, read in own) and white == []
     bright = render_scene(962_001, (1280, 960), "test", tables=("white_paint",))
+    own.clear()
+    reads = []
+    usual_read = rec.read_quads
+    monkeypatch.setattr(rec, "read_quads", lambda *a, **k: reads.append(1) or usual_read(*a, **k))
     dets = rec(bright.image)
-    assert len(white) >= 1
+    assert len(white) >= 1 and all(read for _, read in white)
+    # the table is told from the usual pair's outlines, before anything is read: read once, not twice
+    assert own and not any(read for _, read in own) and reads == []
     truth = {c.code for c in bright.cards if c.face_up}
     read = [c for c in dets.codes if c]
     assert len(read) >= 2 and set(read) <= truth

@@ -346,9 +346,11 @@ class Recognizer:
     def _on_table(self, frame: np.ndarray, memory, threshold: float | None) -> tuple["Recognizer", CardDetections]:
         """:meth:`_detect` by the networks for this table, and the recognizer they are: on a
         table as white as the cards (:mod:`sueca.vision.tabletop`, measured on the cards found)
-        the locator and outliner tuned on white tops (``config.white``). A still image is read
-        again by them when its cards show it; a video uses them once its recent frames do (the
-        memory's ``table``)."""
+        the locator and outliner tuned on white tops (``config.white``). A still image's table is
+        told from the usual locator's boxes as the usual outliner draws them, before anything is
+        read, and a white one is read by the white pair alone (reading it both ways cost a white
+        top's frame 50 ms); a video uses them once its recent frames show it (the memory's
+        ``table``)."""
         white = self.config.white
         if self.white is None or not white:
             return self, self._detect(frame, memory, threshold)
@@ -369,8 +371,9 @@ class Recognizer:
                 keep = (np.asarray(dets.codes) != UNREADABLE) | (dets.locate_confidence >= float(white["video_conf"]))
                 dets = dets[keep]
             return use, dets
-        dets = self._detect(frame, memory, threshold)
-        if white_table(frame, dets.corners, float(white["ratio"]), int(white["least"])):
+        ratio, least = float(white["ratio"]), int(white["least"])
+        dets = self._detect(frame, memory, threshold, white=lambda q: white_table(frame, q, ratio, least))
+        if dets is None:  # the usual pair's outlines lie on a white table: read by the white pair alone
             return pair, pair._detect(frame, memory, threshold)
         return self, dets
 
@@ -390,7 +393,11 @@ class Recognizer:
         mid = q.mean(axis=1, keepdims=True)
         return mid + 0.8 * (q - mid)
 
-    def _detect(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
+    def _detect(self, frame: np.ndarray, memory, threshold: float | None, white=None) -> CardDetections | None:
+        """The cards of ``frame`` by this recognizer's networks; ``white``: a test of the
+        outlines found (the locator's own boxes, (N, 4, 2)), checked before anything is read:
+        where it holds, None (the frame is read by the white tops' pair instead, and reading
+        it here too would cost the whole read twice)."""
         memo = getattr(memory, "crops", None)
         if memo is not None:
             memo.next_frame()
@@ -426,6 +433,8 @@ class Recognizer:
             keep = same_card_outlines(corners, loc - added)
             corners, candidates, loc, added = corners[keep], [candidates[i] for i in keep], loc[keep], added[keep]
             rboxes = rboxes[keep]
+        if white is not None and white(corners[~added]):
+            return None
         exact = not self.config.refine and self.outliner is None
         faces: dict = {}  # each card's face looked at once this frame
         codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo, faces=faces)
