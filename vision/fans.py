@@ -51,6 +51,8 @@ MAX_DEPTH = 10
 STOCK_SHARE = 0.5
 #: Outlines this alike (IoU) are one card.
 SAME_IOU = 0.8
+#: Outlines whose centres lie this many short sides apart or more are never one card.
+NEAR = 0.5
 
 
 def _directions(quad: np.ndarray) -> list[np.ndarray]:
@@ -107,15 +109,16 @@ def trial_boxes(quad: np.ndarray, directions: list[int], steps=STEPS) -> list[np
 def _near_any(quad: np.ndarray, others: list[np.ndarray], centres: list[np.ndarray] | None = None) -> bool:
     """Whether ``quad`` is one card with any of ``others`` (outline IoU >= :data:`SAME_IOU`).
 
-    Outlines whose centres lie a short side apart overlap far less than that, so only
-    the near ones are measured (the exact IoU is most of the search's cost otherwise).
+    Two card outlines at IoU 0.8 lie less than a ninth of a short side apart (shifted by d
+    across a w x h card, IoU <= (w - d) / (w + d)), so only those within half a short side are
+    measured (the exact IoU is most of the search's cost otherwise).
     ``centres``: the others' centres, kept beside them by a caller that asks often."""
     if not others:
         return False
     centres = np.asarray([o.mean(0) for o in others] if centres is None else centres, np.float32)
     c = quad.mean(0)
     short = min(float(np.linalg.norm(quad[1] - quad[0])), float(np.linalg.norm(quad[3] - quad[0])))
-    near = np.flatnonzero(np.linalg.norm(centres - c, axis=1) < short)
+    near = np.flatnonzero(np.linalg.norm(centres - c, axis=1) < NEAR * short)
     return any(outline_iou(quad, others[i]) >= SAME_IOU for i in near)
 
 
