@@ -101,8 +101,9 @@ def _seen_marker(truth: list[dict]):
 
 def _seen_from_plan(folder: Path, truth: dict, renuncias: int) -> bool:
     """``t_seen`` for a rendered game, from its plan replayed without pixels (the
-    folder's name ends in the seed; same hands and renúncias). False when that plan
-    is not the one this video was rendered from."""
+    folder's name ends in the seed; same hands, size and renúncias, those of its
+    ``events.json`` first, then ``renuncias``). False when that plan is not the one
+    this video was rendered from."""
     import re
 
     from sueca.vision.planoracle import PlanTable
@@ -111,9 +112,13 @@ def _seen_from_plan(folder: Path, truth: dict, renuncias: int) -> bool:
     if not m:
         return False
     target = truth.get("rules", {}).get("target", 4)
-    for clockwise in (False, True):
+    # what the game was rendered with, where its events.json says (older folders: the options)
+    events = json.loads((folder / "events.json").read_text()) if (folder / "events.json").is_file() else {}
+    size = tuple(events.get("size", (1280, 960)))
+    tries = dict.fromkeys([int(events.get("renuncias_injected", renuncias)), renuncias])
+    for renuncias, clockwise in ((r, c) for r in tries for c in (False, True)):
         table = PlanTable(int(m.group(1)), len(truth["hands"]), renuncias=renuncias, clockwise=clockwise,
-                          target=target)
+                          target=target, size=size)
         key = [[(p["card"], p["seat"], p["t"]) for p in h["plays"]] for h in table.truth()]
         if key == [[(p["card"], p["seat"], p["t"]) for p in h["plays"]] for h in truth["hands"]]:
             mark = _seen_marker(truth["hands"])
