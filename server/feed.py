@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
+
+import numpy as np
 
 from sueca.engine import MatchRecord
 from sueca.vision.events import PlayCorrected, PlayEvent, SourceStatus, TrickCleared, TrumpSeen
@@ -46,10 +49,44 @@ class CameraFrame:
     index: int = 0
     t: float = 0.0
     received: float = field(default_factory=time.time)
+    card_px: float | None = None
 
     def meta(self) -> dict:
-        return {"index": self.index, "t": self.t, "size": list(self.size),
-                "detections": list(self.detections), "age": round(time.time() - self.received, 3)}
+        out = {"index": self.index, "t": self.t, "size": list(self.size),
+               "detections": list(self.detections), "age": round(time.time() - self.received, 3)}
+        if self.card_px is not None:
+            read = self.card_px * read_scale(self.size)
+            out.update(card_px=round(self.card_px, 1), card_read_px=round(read, 1),
+                       small_cards=bool(read < SMALL_CARD_PX))
+        return out
+
+
+#: A card's long side as the recognizer reads it, in pixels, under which the camera view warns
+#: that cards are too small. The recognizer is made for about 100 px (a 1280x960 frame over an
+#: 85 cm table, docs/raspberry-pi.md); measured 2026-12-06 (models/README.md, "Frame sizes"):
+#: one-hand game videos with cards 95 px as read 4/4 right, with cards 76 px 1/2 (a 6C read 2C).
+SMALL_CARD_PX = 90.0
+#: Card lengths kept for the camera view's running median (a few frames' worth of cards).
+CARD_LENGTHS_KEPT = 64
+
+
+def read_scale(size: tuple[int, int]) -> float:
+    """How much the recognizer shrinks a frame of ``size`` before reading it (1 up to its
+    :data:`~sueca.vision.recognizer.MAX_SIDE`)."""
+    from sueca.vision.recognizer import MAX_SIDE
+
+    return min(1.0, MAX_SIDE / max(1, max(size)))
+
+
+def card_lengths(detections) -> np.ndarray:
+    """Long side of each card outline found (read or not) of a ``CardDetections``, in pixels;
+    empty for plain detection entries (they carry no outline)."""
+    corners = getattr(detections, "corners", None)
+    if corners is None or len(corners) == 0:
+        return np.zeros(0, np.float32)
+    from sueca.vision.rectify import longest_side
+
+    return longest_side(np.asarray(corners, np.float32).reshape(-1, 4, 2))
 
 
 class LiveFeed:
@@ -59,6 +96,8 @@ class LiveFeed:
         self.referee = referee
         self._frame: CameraFrame | None = None
         self._frame_lock = threading.Lock()
+        self._card_lengths: deque = deque(maxlen=CARD_LENGTHS_KEPT)
+        self._card_size: tuple[int, int] | None = None
         self._calibration_listeners: list[Callable[[dict], None]] = []
         self.last_error = ""
 
@@ -163,11 +202,20 @@ class LiveFeed:
     # -- camera view -----------------------------------------------------------
     def on_frame(self, jpeg: bytes, size: tuple[int, int], detections=(), index: int = 0,
                  t: float = 0.0) -> None:
-        """Keep the latest picture; ``detections`` may be a ``CardDetections``."""
+        """Keep the latest picture; ``detections`` may be a ``CardDetections``, whose outlines
+        also give the cards' size over the recent frames (the camera view warns when they are
+        too small to read well: :data:`SMALL_CARD_PX`)."""
+        size = (int(size[0]), int(size[1]))
+        lengths = card_lengths(detections)
         if hasattr(detections, "to_json"):
             detections = detections.to_json()
         with self._frame_lock:
-            self._frame = CameraFrame(bytes(jpeg), (int(size[0]), int(size[1])), tuple(detections), index, t)
+            if self._card_size != size:  # another camera or resolution: its own cards
+                self._card_lengths.clear()
+                self._card_size = size
+            self._card_lengths.extend(float(v) for v in lengths)
+            card_px = float(np.median(self._card_lengths)) if self._card_lengths else None
+            self._frame = CameraFrame(bytes(jpeg), size, tuple(detections), index, t, card_px=card_px)
 
     def frame(self) -> CameraFrame | None:
         with self._frame_lock:

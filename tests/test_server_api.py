@@ -276,6 +276,41 @@ def test_snapshots_camera_and_calibration(client, auth, app):
     assert json.loads((app.state.config.data_dir / "config.json").read_text())["calibration"] == cal
 
 
+def _cards(lengths, size):
+    """``CardDetections`` of upright cards ``lengths`` px tall (5:7), read, in a frame of ``size``."""
+    import numpy as np
+
+    from sueca.vision.detections import CardDetections, outline_boxes
+
+    quads = [np.array([[x, 10], [x + 5 * L / 7, 10], [x + 5 * L / 7, 10 + L], [x, 10 + L]], np.float32)
+             for x, L in zip(range(10, 2000, 150), lengths)]
+    corners = np.stack(quads)
+    n = len(quads)
+    return CardDetections(outline_boxes(corners, size), ("AS", "7H", "KD", "")[:n], np.full(n, 0.99, np.float32),
+                          np.full(n, 0.9, np.float32), corners, np.ones(n, bool))
+
+
+def test_the_camera_view_tells_how_large_the_cards_show(client, app):
+    feed = app.state.feed
+    feed.on_frame(b"\xff\xd8f", (800, 600), [{"card": "AS", "confidence": 0.9, "box": [1, 2, 30, 40]}], 1)
+    meta = client.get("/api/camera").json()
+    assert meta["card_px"] is None and meta["small_cards"] is False  # plain entries carry no outline
+    # a 720p camera: its cards, an unread one too, about 76 px tall, too small to read well
+    feed.on_frame(b"\xff\xd8f", (1280, 720), _cards([75, 76, 77, 76], (1280, 720)), 2)
+    meta = client.get("/api/camera").json()
+    assert meta["card_px"] == 76.0 and meta["card_read_px"] == 76.0 and meta["small_cards"] is True
+    # the median over recent frames: one frame of cards held up close does not change it
+    feed.on_frame(b"\xff\xd8f", (1280, 720), _cards([200], (1280, 720)), 3)
+    assert client.get("/api/camera").json()["card_px"] == 76.0
+    # another resolution starts afresh; a 1920x1080 frame is read shrunk to 1600 px
+    feed.on_frame(b"\xff\xd8f", (1920, 1080), _cards([113, 113], (1920, 1080)), 4)
+    meta = client.get("/api/camera").json()
+    assert meta["card_px"] == 113.0 and abs(meta["card_read_px"] - 94.2) < 0.05 and meta["small_cards"] is False
+    # a frame with no card keeps the recent cards' size
+    feed.on_frame(b"\xff\xd8f", (1920, 1080), [], 5)
+    assert client.get("/api/camera").json()["card_px"] == 113.0
+
+
 def test_health_page_and_schema(client):
     h = client.get("/api/health").json()
     assert h["ok"] and h["live_match"] == 1

@@ -182,9 +182,22 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         assert "4S 93%" in page.text_content("#cam-overlay")
         assert page.is_hidden("#cam-empty")
         assert page.evaluate("document.querySelector('#cam-img').naturalWidth") == 640
+        assert page.is_hidden("#cam-size")  # plain entries carry no outline: nothing said
+        # a camera mounted too high: its cards' outlines are 60 px long, and the view says so
+        import numpy as np
+
+        from sueca.vision.detections import CardDetections, outline_boxes
+
+        q = np.array([[290, 290], [333, 290], [333, 350], [290, 350]], np.float32)
+        small = CardDetections(outline_boxes(q[None], (640, 480)), ("4S",), np.array([0.93], np.float32),
+                               np.array([0.9], np.float32), q[None], np.ones(1, bool))
+        srv.app.state.feed.on_frame(jpeg, (640, 480), small, 6)
+        page.wait_for_selector("#cam-size.bad", timeout=5000)
+        assert "60 px" in page.text_content("#cam-size") and "baixe a câmara" in page.text_content("#cam-size")
         # the referee drags seat 0's point on the snapshot and saves the calibration
         page.click("#open-admin")
         dot = page.wait_for_selector('#calib-svg [data-pt="0"] circle', timeout=5000)
+        assert "60 px" in page.text_content("#calib-size") and page.is_visible("#calib-size")
         page.wait_for_timeout(300)
         dot.scroll_into_view_if_needed()
         box = dot.bounding_box()

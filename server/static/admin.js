@@ -72,6 +72,7 @@ function buildAdmin() {
       <span class="msg"></span></form></fieldset>
   <fieldset><legend>${esc(t("calibration"))}</legend><div class="cam-wrap" id="calib-wrap"><img id="calib-img" alt="">
     <svg id="calib-svg" class="calib" preserveAspectRatio="none"></svg></div>
+    <p id="calib-size" class="msg" hidden></p>
     <div class="row"><button id="calib-save">${esc(t("save"))}</button><span id="calib-msg" class="msg"></span></div></fieldset>
   <fieldset><legend>${esc(t("import"))}</legend><div class="row"><input id="import-file" type="file" accept=".json,application/json">
     <span id="import-msg" class="msg"></span></div></fieldset>`;
@@ -152,6 +153,7 @@ async function loadCalibration() {
   try { cal = await (await fetch("/api/calibration")).json(); } catch (e) { cal = null; }
   if (!cal) { const [w, h] = size; cal = { image_size: size, center: [w / 2, h / 2], seats: [[w / 2, h * 0.92], [w * 0.92, h / 2], [w / 2, h * 0.08], [w * 0.08, h / 2]] }; }
   Calib.cal = cal;
+  showCardSize(document.querySelector("#calib-size"), meta);
   img.src = "/api/camera.jpg?calib=" + Date.now();
   document.querySelector("#calib-wrap").style.aspectRatio = `${cal.image_size[0]} / ${cal.image_size[1]}`;
   drawCalibration();

@@ -46,6 +46,7 @@ function render(s) {
   document.querySelectorAll(".lang button").forEach((b) => b.classList.toggle("on", b.dataset.lang === I18N.lang));
   $("#match-title").textContent = s.match && s.match.title ? "· " + s.match.title : "";
   renderScore(s); renderTable(s); renderInfo(s); renderHistory(s); renderBanner(s); renderNotices(s); renderStatus(s);
+  showCardSize($("#cam-size"), App.cameraMeta);
   for (const fn of App.listeners) fn(s);
 }
 
@@ -196,6 +197,15 @@ function renderStatus(s) {
 let cameraOnScreen = true;
 new IntersectionObserver((entries) => { cameraOnScreen = entries.some((e) => e.isIntersecting); })
   .observe(document.querySelector("#cam-wrap"));
+// how large the cards show, as the recognizer reads them: a camera mounted too high is told
+function showCardSize(el, meta) {
+  if (!el) return;
+  el.hidden = !(meta && meta.card_read_px);
+  if (el.hidden) return;
+  el.textContent = t(meta.small_cards ? "card_small" : "card_size", { px: Math.round(meta.card_read_px) });
+  el.classList.toggle("bad", !!meta.small_cards);
+}
+
 async function pollCamera() {
   try {
     const visible = document.visibilityState === "visible" && cameraOnScreen;
@@ -214,6 +224,7 @@ async function pollCamera() {
         return `<rect x="${x1}" y="${y1}" width="${x2 - x1}" height="${y2 - y1}"/><text x="${x1}" y="${y1 - 4}">${esc(d.card)} ${Math.round(d.confidence * 100)}%</text>`; }).join("");
       ov.prepend(g);
       App.cameraMeta = meta;
+      showCardSize($("#cam-size"), meta);
     }
   } catch (e) { /* the next poll retries */ }
   setTimeout(pollCamera, document.visibilityState === "visible" && cameraOnScreen ? 300 : 1500);
