@@ -23,7 +23,8 @@ import numpy as np
 from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
 from sueca.vision.readings import (READER_CLASSES, SAME_CARD_IOU, UNREADABLE_CLASS, clear_reading,  # noqa: F401
-                                   combine_corners, combine_readers, could_read, nested_in_read, one_per_card,
+                                   combine_corners, combine_readers, could_read, nested_in_read, one_box_per_card,
+                                   one_per_card,
                                    probabilities, same_card_outlines, same_place, softmax)
 from sueca.vision.recognizer_config import (BACKENDS, CONFIG_NAME, PRECISIONS, RecognizerConfig,  # noqa: F401
                                             default_model_dir, load_recognizer)
@@ -491,6 +492,12 @@ class Recognizer:
                 codes = [c for c, k in zip(codes, stay) if k] + more_codes
                 confs, loc = np.concatenate([confs[stay], more_confs]), np.concatenate([loc[stay], more_confs])
                 under = np.arange(len(codes)) >= len(codes) - len(more_codes)
+        # on video only: a still image's second box on a card it reads as another is mostly right,
+        # the index of a card lying under it just past its corner (models/EXPERIMENTS.md)
+        once = one_box_per_card(corners, codes, confs, loc) if memory is not None else np.arange(len(codes))
+        if len(once) < len(codes):  # a second look moved a box onto a card another box read
+            codes, corners, confs, loc = [codes[i] for i in once], corners[once], confs[once], loc[once]
+            under = under[once] if under is not None else None
         # a spread's card lies under others, which show inside its outline
         inner = nested_in_read(corners, codes, confs, under=under)
         if inner.any():  # a second box inside a read card: that card's face, cut elsewhere
