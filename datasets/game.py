@@ -169,14 +169,15 @@ def render_game(out: str | Path, seed: int = 0, hands: int = 1, fps: float = 10.
 DEMO_STYLE = "classic"
 
 
-def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(960, 720), fps: float = 8.0,
+def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(1280, 960), fps: float = 8.0,
               style: str = DEMO_STYLE) -> dict:
-    """A short deterministic game for the product's demo mode (960x720, 8 fps, brisk pace).
+    """A short deterministic game for the product's demo mode (1280x960, 8 fps, brisk pace).
 
-    Renders once (about 30 s for the two hands on this machine; cards are then ~80 px
-    tall, as a 1280x960 camera sees them a little closer than usual: at 640x480 they
-    would be too small to read reliably); a later call with the same arguments and the
-    files in place returns the paths at once.
+    Renders once (about 57 s for the two hands on this machine); its cards are then about
+    100 px tall, as the Pi camera's 1280x960 frame shows them when mounted as
+    ``docs/raspberry-pi.md`` says (at 960x720, 40 s, they were 76 px, and the dashboard's
+    camera view warned that they were small; both sizes' hands were read right). A later
+    call with the same arguments and the files in place returns the paths at once.
     """
     out = Path(out_dir)
     names = {"video": "video.mp4", "calibration": "calibration.json", "truth": "truth.json", "events": "events.json"}
