@@ -40,7 +40,8 @@ class CameraFrame:
 
     ``detections``: entries of the ``sueca detect`` contract
     (``{"card", "confidence", "box": [x1, y1, x2, y2]}``), pixel coordinates of
-    ``size`` = (width, height).
+    ``size`` = (width, height). ``card_px``: the median long side of the card outlines
+    found in the recent frames (None before any), in the same pixels.
     """
 
     jpeg: bytes
