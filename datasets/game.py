@@ -167,9 +167,34 @@ def render_game(out: str | Path, seed: int = 0, hands: int = 1, fps: float = 10.
 
 #: The demo's deck: a fixed one, so that the demo does not change when styles are added.
 DEMO_STYLE = "classic"
+#: The demo's frame: the Pi camera's (``hardware.picamera.DEFAULT_SIZE``).
+DEMO_SIZE = (1280, 960)
 
 
-def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(1280, 960), fps: float = 8.0,
+def _demo_files(out: Path) -> dict:
+    names = {"video": "video.mp4", "calibration": "calibration.json", "truth": "truth.json", "events": "events.json"}
+    return {k: out / v for k, v in names.items()}
+
+
+def _demo_key(hands, seed, size, fps, style) -> dict:
+    return {"seed": seed, "hands": hands, "demo": 2, "size": list(size), "fps": fps, "style": style}
+
+
+def demo_ready(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=DEMO_SIZE, fps: float = 8.0,
+               style: str = DEMO_STYLE) -> bool:
+    """Whether ``out_dir`` holds the demo game :func:`demo_game` would render with these
+    arguments (its stamp says so), so that it returns at once."""
+    out = Path(out_dir)
+    stamp = out / "demo.json"
+    if not (all(p.is_file() for p in _demo_files(out).values()) and stamp.is_file()):
+        return False
+    try:
+        return json.loads(stamp.read_text()) == _demo_key(hands, seed, size, fps, style)
+    except ValueError:
+        return False
+
+
+def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=DEMO_SIZE, fps: float = 8.0,
               style: str = DEMO_STYLE) -> dict:
     """A short deterministic game for the product's demo mode (1280x960, 8 fps, brisk pace).
 
@@ -180,17 +205,11 @@ def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=(1280,
     call with the same arguments and the files in place returns the paths at once.
     """
     out = Path(out_dir)
-    names = {"video": "video.mp4", "calibration": "calibration.json", "truth": "truth.json", "events": "events.json"}
-    paths = {k: out / v for k, v in names.items()}
-    key = {"seed": seed, "hands": hands, "demo": 2, "size": list(size), "fps": fps, "style": style}
+    paths = _demo_files(out)
+    if demo_ready(out, hands, seed, size, fps, style):
+        return paths
     stamp = out / "demo.json"
-    if all(p.is_file() for p in paths.values()) and stamp.is_file():
-        try:
-            if json.loads(stamp.read_text()) == key:
-                return paths
-        except ValueError:
-            pass
     paths = render_game(out, seed=seed, hands=hands, fps=fps, size=tuple(size), progress=False, pace=0.6,
                         styles=(style,))
-    stamp.write_text(json.dumps(key))
+    stamp.write_text(json.dumps(_demo_key(hands, seed, size, fps, style)))
     return paths

@@ -66,7 +66,7 @@ def demo_cache_dir() -> Path:
 def pipeline_source(feed, stop: threading.Event, cache_dir: str | Path | None = None) -> None:
     """The built-in demo game (rendered once, cached) through the real detector,
     tracker and engine, in real time, looping until ``stop``."""
-    from sueca.datasets.game import demo_game
+    from sueca.datasets.game import demo_game, demo_ready
     from sueca.hardware.sources import open_source
     from sueca.vision.geometry import Calibration
     from sueca.vision.pipeline import Pipeline
@@ -74,12 +74,11 @@ def pipeline_source(feed, stop: threading.Event, cache_dir: str | Path | None = 
 
     recognizer = load_recognizer()
     cache = Path(cache_dir) if cache_dir else demo_cache_dir()
-    video, cal_path = cache / "video.mp4", cache / "calibration.json"
-    if not (video.is_file() and cal_path.is_file()):
+    if not demo_ready(cache):  # none yet, or one of an older demo (another size): render it
         feed.referee.set_status({"connected": False, "source": "demo", "last_error": "",
                                  "model": "a preparar o vídeo / rendering the demo video"})
-        paths = demo_game(cache)
-        video, cal_path = Path(paths["video"]), Path(paths["calibration"])
+    paths = demo_game(cache)
+    video, cal_path = Path(paths["video"]), Path(paths["calibration"])
     calibration = Calibration.load(cal_path)
     current: dict = {}
 

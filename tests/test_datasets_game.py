@@ -85,9 +85,15 @@ def test_demo_game_is_cached(tmp_path, monkeypatch):
         return real(*a, **k)
 
     monkeypatch.setattr(game, "render_game", spy)
+    assert not game.demo_ready(tmp_path, hands=1, seed=3)
     p1 = game.demo_game(tmp_path, hands=1, seed=3)
+    assert game.demo_ready(tmp_path, hands=1, seed=3)
     p2 = game.demo_game(tmp_path, hands=1, seed=3)
     assert len(calls) == 1 and p1 == p2 and p1["video"].stat().st_size > 0
+    # a cached demo of another size (an older release's) is rendered again, not played
+    assert not game.demo_ready(tmp_path, hands=1, seed=3, size=(960, 720))
+    game.demo_game(tmp_path, hands=1, seed=3, size=(960, 720))
+    assert len(calls) == 2 and not game.demo_ready(tmp_path, hands=1, seed=3)
     truth = json.loads(p1["truth"].read_text())
     assert Match(MatchRecord.from_json(truth)).report()["hands"][0]["complete"]
 
