@@ -165,7 +165,7 @@ class CameraMeta(BaseModel):
     size: list[int] = []
     detections: list[dict[str, Any]] = []
     age: float = 0.0
-    card_px: float | None = Field(None, description="median long side of the cards found in the recent frames, in the frame's pixels")
+    card_px: float | None = Field(None, description="median long side of the cards read in the recent frames, in the frame's pixels")
     card_read_px: float | None = Field(None, description="the same as the recognizer reads it (a frame over 1600 px is shrunk)")
     small_cards: bool = Field(False, description="cards smaller than the recognizer reads well: move the camera closer or raise its resolution")
 

@@ -295,8 +295,9 @@ def test_the_camera_view_tells_how_large_the_cards_show(client, app):
     feed.on_frame(b"\xff\xd8f", (800, 600), [{"card": "AS", "confidence": 0.9, "box": [1, 2, 30, 40]}], 1)
     meta = client.get("/api/camera").json()
     assert meta["card_px"] is None and meta["small_cards"] is False  # plain entries carry no outline
-    # a 720p camera: its cards, an unread one too, about 76 px tall, too small to read well
-    feed.on_frame(b"\xff\xd8f", (1280, 720), _cards([75, 76, 77, 76], (1280, 720)), 2)
+    # a 720p camera: its cards about 76 px tall, too small to read well (an unread box, 30 px,
+    # is not a card's size: a hand, a card's faint half)
+    feed.on_frame(b"\xff\xd8f", (1280, 720), _cards([75, 76, 76, 30], (1280, 720)), 2)
     meta = client.get("/api/camera").json()
     assert meta["card_px"] == 76.0 and meta["card_read_px"] == 76.0 and meta["small_cards"] is True
     # the median over recent frames: one frame of cards held up close does not change it
