@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import shutil
 from pathlib import Path
 
 import cv2
@@ -208,8 +210,15 @@ def demo_game(out_dir: str | Path, hands: int = 2, seed: int = 2024, size=DEMO_S
     paths = _demo_files(out)
     if demo_ready(out, hands, seed, size, fps, style):
         return paths
-    stamp = out / "demo.json"
-    paths = render_game(out, seed=seed, hands=hands, fps=fps, size=tuple(size), progress=False, pace=0.6,
-                        styles=(style,))
-    stamp.write_text(json.dumps(_demo_key(hands, seed, size, fps, style)))
+    # rendered aside and moved in whole: another demo playing the cached video meanwhile (or
+    # one started after an interrupted render) never reads a half-written file
+    aside = out / ".rendering"
+    shutil.rmtree(aside, ignore_errors=True)
+    made = render_game(aside, seed=seed, hands=hands, fps=fps, size=tuple(size), progress=False, pace=0.6,
+                       styles=(style,))
+    (out / "demo.json").unlink(missing_ok=True)
+    for key, path in paths.items():
+        os.replace(made[key], path)
+    shutil.rmtree(aside, ignore_errors=True)
+    (out / "demo.json").write_text(json.dumps(_demo_key(hands, seed, size, fps, style)))
     return paths

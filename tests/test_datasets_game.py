@@ -90,6 +90,7 @@ def test_demo_game_is_cached(tmp_path, monkeypatch):
     assert game.demo_ready(tmp_path, hands=1, seed=3)
     p2 = game.demo_game(tmp_path, hands=1, seed=3)
     assert len(calls) == 1 and p1 == p2 and p1["video"].stat().st_size > 0
+    assert p1["video"].parent == tmp_path and not (tmp_path / ".rendering").exists()  # rendered aside, moved in
     # a cached demo of another size (an older release's) is rendered again, not played
     assert not game.demo_ready(tmp_path, hands=1, seed=3, size=(960, 720))
     game.demo_game(tmp_path, hands=1, seed=3, size=(960, 720))
