@@ -29,7 +29,7 @@ import numpy as np
 
 from sueca.vision.detections import UNREADABLE
 from sueca.vision.readings import outline_iou
-from sueca.vision.rectify import clockwise
+from sueca.vision.rectify import card_canvas, clockwise
 
 #: First trial steps, in lengths of the side moved along: spreads show 10-45% of each card,
 #: and the readers take an outline a tenth of a card off. Measured: a step between, 0.24,
@@ -69,19 +69,8 @@ def stock_beyond(frame: np.ndarray, quad: np.ndarray) -> list[int]:
     that mostly matches it is another card's edge (or a white cloth: then the
     trial boxes read nothing, at some cost in time).
     """
-    q = clockwise(quad).astype(np.float32)
-    w = 24
-    h = 36
-    # card units: u across side a (0..1), v along b (0..1); canvas spans [-0.25, 1.25]
-    m = 0.25
-    cw, ch = int(w * (1 + 2 * m)), int(h * (1 + 2 * m))
-    src = np.array([[-m, -m], [1 + m, -m], [1 + m, 1 + m], [-m, 1 + m]], np.float32)
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    to_img = cv2.getPerspectiveTransform(unit, q)
-    corners = cv2.perspectiveTransform(src[None], to_img)[0]
-    dst = np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32)
-    canvas = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(corners, dst), (cw, ch),
-                                 flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    w, h, m = 24, 36, 0.25
+    canvas, _ = card_canvas(frame, quad, w, h, m)
     lab = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB).astype(np.float32)
     x0, x1 = int(m * w), int(m * w) + w
     y0, y1 = int(m * h), int(m * h) + h

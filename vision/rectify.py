@@ -96,6 +96,28 @@ def portrait_orderings(quad: np.ndarray, ambiguous: float = 0.0) -> list[np.ndar
     return [q[_CYCLES[r % 4]] for r in rolls]
 
 
+def card_canvas(frame: np.ndarray, quad: np.ndarray, w: int, h: int, margin: float) -> tuple[np.ndarray, np.ndarray]:
+    """The card ``quad`` (4, 2) warped to a ``w`` x ``h`` pixel card with ``margin`` of its own
+    width and height around it on every side (area-averaged; black beyond the frame): the
+    canvas and the frame-to-canvas homography. Card units: u across the quad's first side,
+    v along its last, both 0..1 on the card; the canvas spans -margin..1 + margin.
+
+    >>> frame = np.zeros((100, 100, 3), np.uint8); frame[20:80, 30:70] = 255
+    >>> q = np.array([[30, 20], [70, 20], [70, 80], [30, 80]], np.float32)
+    >>> canvas, _ = card_canvas(frame, q, 4, 6, 0.5)
+    >>> canvas.shape, int(canvas[6, 4, 0]), int(canvas[0, 0, 0])
+    ((12, 8, 3), 255, 0)
+    """
+    cw, ch = int(w * (1 + 2 * margin)), int(h * (1 + 2 * margin))
+    m = margin
+    src = np.array([[-m, -m], [1 + m, -m], [1 + m, 1 + m], [-m, 1 + m]], np.float32)
+    corners = cv2.perspectiveTransform(src[None], _card_homography(clockwise(quad)))[0]
+    to_canvas = cv2.getPerspectiveTransform(corners, np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32))
+    canvas = cv2.warpPerspective(frame, to_canvas, (cw, ch), flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return canvas, to_canvas
+
+
 def _card_homography(ordered: np.ndarray) -> np.ndarray:
     """Homography from card units (u, v) in [0, 1]^2 to image pixels."""
     src = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from sueca.vision.rectify import clockwise
+from sueca.vision.rectify import card_canvas
 
 #: A frame's table is white where its cards' surrounds are, in the median, at least this
 #: bright against their own stock (L* of CIELAB). Set from the generator's tables
@@ -39,14 +39,8 @@ def surround_ratio(frame: np.ndarray, quad: np.ndarray, others) -> float | None:
     """L* of the table just outside the card ``quad`` (4, 2) over L* of the card's own
     margin, medians; the outlines ``others`` (each (4, 2)) are not table. None where too
     little table shows round the card (a card in a pile, at the frame's edge)."""
-    q = clockwise(quad).astype(np.float32)
-    cw, ch = int(_W * (1 + 2 * _M)), int(_H * (1 + 2 * _M))
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    src = np.array([[-_M, -_M], [1 + _M, -_M], [1 + _M, 1 + _M], [-_M, 1 + _M]], np.float32)
-    corners = cv2.perspectiveTransform(src[None], cv2.getPerspectiveTransform(unit, q))[0]
-    to_canvas = cv2.getPerspectiveTransform(corners, np.array([[0, 0], [cw, 0], [cw, ch], [0, ch]], np.float32))
-    canvas = cv2.warpPerspective(frame, to_canvas, (cw, ch), flags=cv2.INTER_AREA,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    canvas, to_canvas = card_canvas(frame, quad, _W, _H, _M)
+    ch, cw = canvas.shape[:2]
     h, w = frame.shape[:2]
     edge = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float32), to_canvas)
     inside = np.zeros((ch, cw), np.uint8)  # the canvas that shows the frame, not its border
