@@ -87,9 +87,10 @@ def card_lengths(detections) -> np.ndarray:
     corners = getattr(detections, "corners", None)
     if corners is None or len(corners) == 0:
         return np.zeros(0, np.float32)
+    from sueca.vision.detections import UNREADABLE
     from sueca.vision.rectify import longest_side
 
-    read = np.asarray([c != "" for c in detections.codes], bool)
+    read = np.asarray([c != UNREADABLE for c in detections.codes], bool)
     return longest_side(np.asarray(corners, np.float32).reshape(-1, 4, 2)[read])
 
 

@@ -239,9 +239,9 @@ def one_box_per_card(corners: np.ndarray, codes: list[str], confs: np.ndarray, l
     >>> one_box_per_card(np.stack([q, q + 1]), ["", "2C"], np.array([0.0, 0.97]), np.array([0.9, 0.5])).tolist()
     [1]
     """
-    read = np.asarray([c != UNREADABLE for c in codes], bool)
     if len(codes) < 2:
         return np.arange(len(codes))
+    read = np.asarray([c != UNREADABLE for c in codes], bool)
     return same_card_outlines(corners, np.where(read, 1.0 + np.asarray(confs, np.float64), located), iou)
 
 
