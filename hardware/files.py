@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 
+from sueca.hardware.images import ImageError, read_image
 from sueca.hardware.sources import (IMAGE_SUFFIXES, Frame, FrameSource, SourceError,
                                     frame_problem, log, natural_key)
 
@@ -78,13 +79,14 @@ class FolderSource(FrameSource):
         self._update(connected=True)
 
     def read(self, timeout: float | None = None) -> Frame | None:
-        import cv2
-
         while not self._closed and self._next < len(self.files):
             index, path = self._next, self.files[self._next]
             self._next += 1
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            problem = "unreadable image file" if image is None else frame_problem(image, self._shape)
+            try:
+                image = read_image(path).image
+                problem = frame_problem(image, self._shape)
+            except ImageError as exc:
+                image, problem = None, f"unreadable image file ({str(exc).removeprefix(str(path) + ': ')})"
             if problem is not None:
                 self._count("corrupt", f"{path.name}: {problem}")
                 log.warning("%s: skipped %s: %s", self.spec, path.name, problem)

@@ -37,10 +37,10 @@ from typing import Callable
 
 import numpy as np
 
+from sueca.hardware.images import IMAGE_SUFFIXES  # noqa: F401  (file endings read as still images)
+
 log = logging.getLogger("sueca.hardware")
 
-#: File name endings read as still images (a single one or a folder of them).
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 #: URL schemes read as network streams (e.g. ``rpicam-vid --listen -o tcp://0.0.0.0:8888``).
 STREAM_SCHEMES = ("rtsp", "rtsps", "rtmp", "http", "https", "tcp", "udp", "srt")
 

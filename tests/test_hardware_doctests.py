@@ -5,12 +5,13 @@ import doctest
 import pytest
 
 import sueca.hardware.files
+import sueca.hardware.images
 import sueca.hardware.picamera
 import sueca.hardware.sources
 import sueca.vision.geometry
 
 
-@pytest.mark.parametrize("module", [sueca.hardware.sources, sueca.hardware.files,
+@pytest.mark.parametrize("module", [sueca.hardware.sources, sueca.hardware.files, sueca.hardware.images,
                                     sueca.hardware.picamera, sueca.vision.geometry])
 def test_docstring_examples(module):
     result = doctest.testmod(module)

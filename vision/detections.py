@@ -11,7 +11,7 @@ this type. One row per physical card.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -105,6 +105,25 @@ class CardDetections:
             np.where(keep, self.confidence, self.locate_confidence).astype(self.confidence.dtype),
             self.locate_confidence, self.corners, self.face_up,
         )
+
+    def scaled(self, gx: float, gy: float, size: tuple[int, int]) -> "CardDetections":
+        """The same cards found on a frame shrunk ``gx`` x ``gy`` times, in the pixels of the
+        frame of ``size`` (w, h) (pixel centres map to pixel centres).
+
+        >>> q = np.array([[[0, 0], [9, 0], [9, 19], [0, 19]]], np.float32)
+        >>> d = CardDetections(outline_boxes(q, (40, 40)), ("AH",), np.ones(1, np.float32),
+        ...                    np.ones(1, np.float32), q)
+        >>> d.scaled(2, 2, (80, 80)).xyxy.tolist()
+        [[0.5, 0.5, 18.5, 38.5]]
+        """
+        if len(self) == 0 or (gx == 1 and gy == 1):
+            return self
+        if self.corners is None:
+            w, h = size
+            xyxy = (self.xyxy + 0.5) * np.array([gx, gy, gx, gy], np.float32) - 0.5
+            return replace(self, xyxy=np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32))
+        corners = ((self.corners + 0.5) * np.array([gx, gy], np.float32) - 0.5).astype(np.float32)
+        return replace(self, corners=corners, xyxy=outline_boxes(corners, size))
 
     def to_json(self) -> list[dict]:
         """Entries of the ``sueca detect`` contract (readable cards only)."""

@@ -511,13 +511,8 @@ class Recognizer:
 
 def _scaled(dets: CardDetections, gx: float, gy: float, size: tuple[int, int]) -> CardDetections:
     """``dets`` found on a frame shrunk ``gx`` x ``gy`` times, in the pixels of the frame of
-    ``size`` (w, h) (pixel centres map to pixel centres)."""
-    from dataclasses import replace
-
-    if len(dets) == 0:
-        return dets
-    corners = ((dets.corners + 0.5) * np.array([gx, gy], np.float32) - 0.5).astype(np.float32)
-    return replace(dets, corners=corners, xyxy=outline_boxes(corners, size))
+    ``size`` (w, h): :meth:`CardDetections.scaled`."""
+    return dets.scaled(gx, gy, size)
 
 
 def _subset(located, mask: np.ndarray):

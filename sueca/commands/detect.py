@@ -1,7 +1,8 @@
 """``sueca detect IMAGE [IMAGE ...]``: the cards in photos, one JSON line per image.
 
 Contract (``interfaces.md``): ``{"image": ..., "cards": [{"card", "confidence", "box"}]}``,
-EXIF orientation applied, boxes in the oriented image's pixels. An image that
+EXIF orientation applied, boxes in the oriented image's pixels. Any format Pillow reads,
+16-bit greys, HEIC with the ``heic`` extra (:mod:`sueca.hardware.images`). An image that
 cannot be read gives a line on stderr and ``{"image": ..., "error": ...}`` on
 stdout; the other images still run; the exit status is then 1.
 
@@ -53,32 +54,15 @@ def _probability(text: str) -> float:
     return value
 
 
-def read_image(path: str):
-    """BGR uint8 image with its EXIF orientation applied; ``ValueError`` naming the file otherwise."""
-    import numpy as np
-    from PIL import Image, ImageOps, UnidentifiedImageError
-
-    try:
-        with Image.open(path) as im:
-            im = ImageOps.exif_transpose(im)
-            im = im.convert("RGB")
-            arr = np.asarray(im)
-    except FileNotFoundError:
-        raise ValueError(f"{path}: ficheiro não encontrado / file not found") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path}: é uma pasta / is a directory") from None
-    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
-        raise ValueError(f"{path}: imagem ilegível / unreadable image ({type(exc).__name__}: {exc})") from None
-    if arr.size == 0:
-        raise ValueError(f"{path}: imagem vazia / empty image")
-    return np.ascontiguousarray(arr[:, :, ::-1])
-
-
 def detect_entry(recognizer, path: str, include_unreadable: bool = False, threshold: float | None = None) -> dict:
     """The JSON object of one image (raises ``ValueError`` for an unreadable file); ``threshold``:
     the confidence a reading needs, instead of the model's."""
-    frame = read_image(path)
-    dets = recognizer(frame, threshold=threshold)
+    from sueca.hardware.images import read_image as read
+
+    # a large JPEG is decoded reduced to what the recognizer reads (its ``max_side``), and
+    # the cards are given in the whole photo's pixels
+    picture = read(path, at_least=getattr(recognizer, "max_side", None))
+    dets = recognizer(picture.image, threshold=threshold).scaled(*picture.scale, picture.size)
     cards = dets.to_json()
     if include_unreadable:
         for i, code in enumerate(dets.codes):
