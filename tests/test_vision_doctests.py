@@ -14,6 +14,7 @@ import sueca.vision.proposals
 import sueca.vision.readings
 import sueca.vision.recognizer_config
 import sueca.vision.shrunk
+import sueca.vision.split_box
 import sueca.vision.still
 import sueca.vision.train_eval
 
@@ -21,7 +22,7 @@ import sueca.vision.train_eval
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
                                     sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup,
                                     sueca.vision.detections, sueca.vision.train_eval,
-                                    sueca.vision.shrunk, sueca.vision.anchored, sueca.vision.balance],
+                                    sueca.vision.shrunk, sueca.vision.split_box, sueca.vision.anchored, sueca.vision.balance],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

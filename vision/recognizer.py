@@ -418,6 +418,7 @@ class Recognizer:
                 refusal.done(np.zeros(0, bool), np.zeros((0, 5), np.float32))
             return CardDetections.empty()
         rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
+        own_boxes = np.asarray(located.corners, np.float32).reshape(-1, 4, 2)[~np.asarray(added, bool)]
         # the memory sees the locator's own boxes only: a second opinion's box leaves no trace
         # unless it is read, and then it is found again next frame anyway
         if memory is None:  # the second opinions' boxes come last: one outliner batch for all
@@ -504,6 +505,15 @@ class Recognizer:
             codes = [c for c, k in zip(codes, inner) if not k]
             corners, confs, loc = corners[~inner], confs[~inner], loc[~inner]
         codes, confs = one_per_card(codes, confs)
+        if memory is None and (self.config.outliner or {}).get("split_box"):
+            # a box of the locator's over two overlapping cards: the one its outline left out
+            from sueca.vision.split_box import split_box_look
+
+            more, more_codes, more_confs = split_box_look(
+                self, frame, own_boxes, corners, codes, max(self.config.threshold, threshold or 0.0), withdrawn)
+            if more_codes:
+                corners, codes = np.concatenate([corners, more]), codes + more_codes
+                confs, loc = np.concatenate([confs, more_confs]), np.concatenate([loc, more_confs])
         xyxy = outline_boxes(corners, (frame.shape[1], frame.shape[0]))
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))

@@ -133,7 +133,9 @@ def _second_look(cfg) -> str:
         ("; cards under a fanned spread are followed from the card on top (`vision/fans.py`)" if o.get("spreads") else "") + \
         ("; on a still image a box left unread is drawn again at the read cards' size from each corner "
          "(`vision/anchored.py`)" if o.get("anchored") else "") + \
-        (f"; then read once more shrunk to {float(o['shrunk']):g} (`vision/shrunk.py`)" if o.get("shrunk") else "")
+        (f"; then read once more shrunk to {float(o['shrunk']):g} (`vision/shrunk.py`)" if o.get("shrunk") else "") + \
+        ("; a locator box over two overlapping cards gives the card its outline left out a try "
+         "(`vision/split_box.py`)" if o.get("split_box") else "")
 
 
 def _balance(cfg) -> str:

@@ -261,7 +261,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                         "second_look": True,  # unread cards: their outline looked at again
                         "spreads": True,  # cards under a fanned spread, followed from the top one
                         "anchored": True,  # unread boxes drawn again at the read cards' size
-                        "shrunk": 0.93}  # ... and read once more a little smaller
+                        "shrunk": 0.93,  # ... and read once more a little smaller
+                        "split_box": True}  # a box over two cards: the one its outline left out
         if not (model_dir / "outliner.onnx").is_file():
             _train_outliner(preset, work, model_dir, log)
             timings["outliner_s"] = time.time() - t0
