@@ -174,3 +174,49 @@ def test_detect_reads_phone_photos_and_gives_boxes_in_their_pixels(tmp_path):
         # the card's centre where it lies in that file's own (upright) pixels
         assert abs((x1 + x2) / 2 - 400 * k) < 25 * k and abs((y1 + y2) / 2 - 300 * k) < 25 * k, (name, cards)
         assert max(x2, y2) <= 1280 * k + 1
+
+
+@needs_model
+def test_detect_takes_folders_and_draws_what_it_read(tmp_path):
+    from test_recognition_model import _cli, make_table
+
+    photos, other = tmp_path / "photos", tmp_path / "other"
+    photos.mkdir()
+    other.mkdir()
+    frame, _ = make_table([("10H", 400, 300, 0), ("3S", 800, 600, 40)])
+    cv2.imwrite(str(photos / "mesa10.jpg"), frame)
+    cv2.imwrite(str(photos / "mesa2.png"), make_table([("KD", 640, 480, 15)])[0])
+    (photos / "notes.txt").write_text("not a photo")
+    cv2.imwrite(str(other / "mesa2.png"), np.full((480, 640, 3), 60, np.uint8))  # the same name, no card
+    out = tmp_path / "drawn"
+    r = _cli(str(photos), str(other / "mesa2.png"), "--annotate", str(out))
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(line) for line in r.stdout.splitlines()]
+    # the folder's images in natural name order, its text file left out, then the file named
+    assert [e["image"].rsplit("/", 2)[-2:] for e in lines] == [["photos", "mesa2.png"], ["photos", "mesa10.jpg"],
+                                                            ["other", "mesa2.png"]]
+    assert [{c["card"] for c in e["cards"]} for e in lines] == [{"KD"}, {"10H", "3S"}, set()]
+    assert [e["annotated"].rsplit("/", 1)[-1] for e in lines] == ["mesa2.detect.jpg", "mesa10.detect.jpg",
+                                                                 "mesa2-2.detect.jpg"]
+    drawn = cv2.imread(lines[1]["annotated"])
+    assert drawn.shape == frame.shape
+    # the outlines are drawn in the read colour where the cards lie, and nothing on the empty photo
+    from sueca.vision.detections import READ_COLOUR
+
+    green = np.all(np.abs(drawn.astype(int) - READ_COLOUR) < 40, axis=2)
+    assert green[200:420, 280:520].sum() > 200 and green[:150].sum() == 0
+    empty = cv2.imread(lines[2]["annotated"]).astype(int)
+    assert np.abs(empty - 60).max() < 12
+    # an empty folder: nothing to read is an error, not silence
+    (tmp_path / "none").mkdir()
+    r = _cli(str(tmp_path / "none"))
+    assert r.returncode == 1 and "no image" in r.stderr and not r.stdout
+
+
+def test_the_detect_command_examples_run():
+    import doctest
+
+    import sueca.commands.detect
+
+    result = doctest.testmod(sueca.commands.detect)
+    assert result.attempted >= 2 and result.failed == 0

@@ -137,3 +137,48 @@ class CardDetections:
                 "box": [round(float(v), 1) for v in self.xyxy[i]],
             })
         return out
+
+
+#: Outline colours (BGR): a card read, a card found but not read.
+READ_COLOUR, UNREAD_COLOUR = (60, 200, 60), (0, 140, 255)
+
+
+def draw_detections(image: np.ndarray, dets: CardDetections, unreadable: bool = True) -> np.ndarray:
+    """A copy of the BGR ``image`` with each card's outline (or box) and its reading drawn on
+    it: code and confidence in green, a card found but not read as ``?`` in orange (left out
+    where ``unreadable`` is false). Lines and letters scale with the image.
+
+    >>> img = np.zeros((200, 300, 3), np.uint8)
+    >>> q = np.array([[[50, 40], [110, 40], [110, 130], [50, 130]]], np.float32)
+    >>> d = CardDetections(outline_boxes(q, (300, 200)), ("QS",), np.array([0.97], np.float32),
+    ...                    np.ones(1, np.float32), q)
+    >>> out = draw_detections(img, d)
+    >>> out.shape, tuple(int(v) for v in out[40, 80]), int(img.sum())
+    ((200, 300, 3), (60, 200, 60), 0)
+    """
+    import cv2
+
+    out = np.ascontiguousarray(image).copy()
+    h, w = out.shape[:2]
+    scale = max(h, w) / 1280
+    thick = max(1, round(2 * scale))
+    font = 0.6 * max(scale, 0.5)
+    for i, code in enumerate(dets.codes):
+        read = code != UNREADABLE
+        if not read and not unreadable:
+            continue
+        colour = READ_COLOUR if read else UNREAD_COLOUR
+        if dets.corners is not None:
+            pts = np.round(dets.corners[i]).astype(np.int32)
+        else:
+            x0, y0, x1, y1 = dets.xyxy[i]
+            pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).round().astype(np.int32)
+        cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
+        label = f"{code} {float(dets.confidence[i]):.2f}" if read else "?"
+        x, y = int(pts[:, 0].min()), int(pts[:, 1].min())
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font, thick)
+        y = max(y, th + base + 2)
+        cv2.rectangle(out, (x, y - th - base - 2), (x + tw + 4, y), colour, -1)
+        cv2.putText(out, label, (x + 2, y - base), cv2.FONT_HERSHEY_SIMPLEX, font, (0, 0, 0), thick, cv2.LINE_AA)
+    return out
+

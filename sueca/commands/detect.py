@@ -23,7 +23,9 @@ def register(subparsers) -> None:
         help="reconhecer as cartas em fotografias / recognise the cards in photos",
         description="Uma linha JSON por imagem / one JSON line per image.",
     )
-    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("images", nargs="+", metavar="IMAGE",
+                   help="fotografias ou pastas delas (lidas por ordem de nome) / photos, or folders of them "
+                        "(read in name order)")
     p.add_argument("--model", default=None,
                    help="pasta do modelo, recognizer.json, .onnx ou .pt / model folder, config, .onnx or .pt")
     p.add_argument("--backend", choices=("onnx", "ultralytics"), default="onnx",
@@ -39,6 +41,9 @@ def register(subparsers) -> None:
                    help="confiança mínima de uma leitura (por omissão a do modelo); mais baixa lê mais cartas e "
                         "erra mais (models/README.md) / the confidence a reading needs (default: the model's); "
                         "lower reads more cards and gets more wrong")
+    p.add_argument("--annotate", metavar="DIR", default=None,
+                   help="escrever em DIR cada imagem com as cartas desenhadas (NOME.detect.jpg) / write each image "
+                        "with its cards drawn on it into DIR (NAME.detect.jpg)")
     p.set_defaults(func=handler)
 
 
@@ -54,27 +59,92 @@ def _probability(text: str) -> float:
     return value
 
 
-def detect_entry(recognizer, path: str, include_unreadable: bool = False, threshold: float | None = None) -> dict:
+def expand(paths: list[str]) -> list[str]:
+    """The images named: a folder stands for its image files in natural name order (not its
+    subfolders); anything else is kept as given, to be read or reported.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for n in ("f10.jpg", "f2.png", "notes.txt"): _ = (d / n).write_bytes(b"")
+    >>> [pathlib.Path(p).name for p in expand([str(d), "x.jpg"])]
+    ['f2.png', 'f10.jpg', 'x.jpg']
+    """
+    from pathlib import Path
+
+    from sueca.hardware.images import IMAGE_SUFFIXES
+    from sueca.hardware.sources import natural_key
+
+    out: list[str] = []
+    for p in paths:
+        folder = Path(p)
+        if folder.is_dir():
+            files = [f for f in folder.iterdir() if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES]
+            out += [str(f) for f in sorted(files, key=lambda f: natural_key(f.name))]
+        else:
+            out.append(p)
+    return out
+
+
+def detect_entry(recognizer, path: str, include_unreadable: bool = False, threshold: float | None = None,
+                 annotate=None) -> dict:
     """The JSON object of one image (raises ``ValueError`` for an unreadable file); ``threshold``:
-    the confidence a reading needs, instead of the model's."""
+    the confidence a reading needs, instead of the model's; ``annotate``: a folder to write the
+    image into with its cards drawn on it (:func:`annotated_path`)."""
     from sueca.hardware.images import read_image as read
 
     # a large JPEG is decoded reduced to what the recognizer reads (its ``max_side``), and
     # the cards are given in the whole photo's pixels
     picture = read(path, at_least=getattr(recognizer, "max_side", None))
-    dets = recognizer(picture.image, threshold=threshold).scaled(*picture.scale, picture.size)
+    found = recognizer(picture.image, threshold=threshold)
+    dets = found.scaled(*picture.scale, picture.size)
     cards = dets.to_json()
     if include_unreadable:
         for i, code in enumerate(dets.codes):
             if code == "":
                 cards.append({"card": None, "confidence": round(float(dets.locate_confidence[i]), 4),
                               "box": [round(float(v), 1) for v in dets.xyxy[i]]})
-    return {"image": path, "cards": cards}
+    entry = {"image": path, "cards": cards}
+    if annotate is not None:
+        import cv2
+
+        from sueca.vision.detections import draw_detections
+
+        out = annotated_path(annotate, path)
+        # drawn on the picture as decoded: a 200 MP photo is not written back at full size
+        if not cv2.imwrite(str(out), draw_detections(picture.image, found), [cv2.IMWRITE_JPEG_QUALITY, 90]):
+            raise ValueError(f"{out}: não foi possível escrever / could not be written")
+        entry["annotated"] = str(out)
+    return entry
+
+
+def annotated_path(folder, image: str):
+    """``folder``/NAME.detect.jpg for ``image``; NAME-2, NAME-3 ... where taken already this run."""
+    from pathlib import Path
+
+    folder = Path(folder)
+    stem = Path(image).stem or "image"
+    out, k = folder / f"{stem}.detect.jpg", 1
+    while out.exists() and out in _written:
+        k += 1
+        out = folder / f"{stem}-{k}.detect.jpg"
+    _written.add(out)
+    return out
+
+
+_written: set = set()  # the files this run wrote, so two photos of one name keep both
 
 
 def handler(args) -> int:
+    from pathlib import Path
+
     from sueca.vision.recognizer import load_recognizer
 
+    if args.annotate is not None:
+        try:
+            Path(args.annotate).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"erro / error: --annotate {args.annotate}: {exc}", file=sys.stderr)
+            return 2
     try:
         rec = load_recognizer(backend=args.backend, threads=args.threads, model=args.model,
                               precision=args.precision)
@@ -82,9 +152,13 @@ def handler(args) -> int:
         print(f"erro / error: {exc}", file=sys.stderr)
         return 2
     failed = 0
-    for path in args.images:
+    images = expand(args.images)
+    if not images:
+        print("erro / error: nenhuma imagem nas pastas dadas / no image in the folders given", file=sys.stderr)
+        return 1
+    for path in images:
         try:
-            entry = detect_entry(rec, path, args.all, args.threshold)
+            entry = detect_entry(rec, path, args.all, args.threshold, args.annotate)
         except ValueError as exc:
             failed += 1
             print(f"erro / error: {exc}", file=sys.stderr)
