@@ -86,10 +86,11 @@ def expand(paths: list[str]) -> list[str]:
 
 
 def detect_entry(recognizer, path: str, include_unreadable: bool = False, threshold: float | None = None,
-                 annotate=None) -> dict:
+                 annotate=None, written: set | None = None) -> dict:
     """The JSON object of one image (raises ``ValueError`` for an unreadable file); ``threshold``:
     the confidence a reading needs, instead of the model's; ``annotate``: a folder to write the
-    image into with its cards drawn on it (:func:`annotated_path`)."""
+    image into with its cards drawn on it (:func:`annotated_path`; ``written``: the files this
+    run wrote there, grown in place)."""
     from sueca.hardware.images import read_image as read
 
     # a large JPEG is decoded reduced to what the recognizer reads (its ``max_side``), and
@@ -109,7 +110,7 @@ def detect_entry(recognizer, path: str, include_unreadable: bool = False, thresh
 
         from sueca.vision.detections import draw_detections
 
-        out = annotated_path(annotate, path)
+        out = annotated_path(annotate, path, set() if written is None else written)
         # drawn on the picture as decoded: a 200 MP photo is not written back at full size
         if not cv2.imwrite(str(out), draw_detections(picture.image, found), [cv2.IMWRITE_JPEG_QUALITY, 90]):
             raise ValueError(f"{out}: não foi possível escrever / could not be written")
@@ -117,21 +118,24 @@ def detect_entry(recognizer, path: str, include_unreadable: bool = False, thresh
     return entry
 
 
-def annotated_path(folder, image: str):
-    """``folder``/NAME.detect.jpg for ``image``; NAME-2, NAME-3 ... where taken already this run."""
+def annotated_path(folder, image: str, written: set):
+    """``folder``/NAME.detect.jpg for ``image``; NAME-2, NAME-3 ... where this run wrote that
+    name already (``written``, grown in place), so two photos of one name keep both.
+
+    >>> taken = set()
+    >>> [annotated_path("out", p, taken).name for p in ("a/mesa.jpg", "b/mesa.png", "c/x.heic")]
+    ['mesa.detect.jpg', 'mesa-2.detect.jpg', 'x.detect.jpg']
+    """
     from pathlib import Path
 
     folder = Path(folder)
     stem = Path(image).stem or "image"
     out, k = folder / f"{stem}.detect.jpg", 1
-    while out.exists() and out in _written:
+    while out in written:
         k += 1
         out = folder / f"{stem}-{k}.detect.jpg"
-    _written.add(out)
+    written.add(out)
     return out
-
-
-_written: set = set()  # the files this run wrote, so two photos of one name keep both
 
 
 def handler(args) -> int:
@@ -156,9 +160,10 @@ def handler(args) -> int:
     if not images:
         print("erro / error: nenhuma imagem nas pastas dadas / no image in the folders given", file=sys.stderr)
         return 1
+    written: set = set()  # the drawn images this run wrote
     for path in images:
         try:
-            entry = detect_entry(rec, path, args.all, args.threshold, args.annotate)
+            entry = detect_entry(rec, path, args.all, args.threshold, args.annotate, written)
         except ValueError as exc:
             failed += 1
             print(f"erro / error: {exc}", file=sys.stderr)
