@@ -112,6 +112,7 @@ def read_image(path: str | Path, at_least: int | None = None) -> Picture:
     if heif and not heif_support():
         raise ImageError(f"{name}: fotografia HEIC/HEIF; instale o suporte com pip install 'sueca[heic]' / "
                          "a HEIC/HEIF photo: install its support with pip install 'sueca[heic]'")
+    full = (0, 0)
     try:
         with warnings.catch_warnings():
             # a phone's 100 MP photo is no attack; MAX_PIXELS still stands
@@ -128,6 +129,9 @@ def read_image(path: str | Path, at_least: int | None = None) -> Picture:
                 image = _to_bgr8(im)
     except Image.DecompressionBombError as exc:
         raise ImageError(f"{name}: imagem grande demais / image too large ({exc})") from None
+    except MemoryError:
+        raise ImageError(f"{name}: imagem grande demais para a memória / image too large for the memory "
+                         f"({full[0]}x{full[1]})") from None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as exc:
         raise ImageError(f"{name}: imagem ilegível / unreadable image ({type(exc).__name__}: {exc})") from None
     if image.size == 0:

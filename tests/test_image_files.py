@@ -220,3 +220,14 @@ def test_the_detect_command_examples_run():
 
     result = doctest.testmod(sueca.commands.detect)
     assert result.attempted >= 2 and result.failed == 0
+
+
+def test_running_out_of_memory_is_an_error_naming_the_file(tmp_path, monkeypatch):
+    cv2.imwrite(str(tmp_path / "big.png"), _scene(640, 480))
+
+    def no_memory(im):
+        raise MemoryError
+
+    monkeypatch.setattr(images, "_to_bgr8", no_memory)
+    with pytest.raises(ImageError, match=r"big\.png: .*too large for the memory \(640x480\)"):
+        read_image(tmp_path / "big.png")
