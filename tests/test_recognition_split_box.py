@@ -85,7 +85,8 @@ def test_not_on_video_nor_for_a_code_the_face_withdrew(monkeypatch):
     assert found[1] == [] and "9C" in calls[-1] and "3D" in calls[-1]
 
 
-@pytest.mark.parametrize("value,ok", [(True, True), (False, True), ("yes", False), (1, True), (0.5, False), (None, False)])
+@pytest.mark.parametrize("value,ok", [(True, True), (False, True), ("all", True), ("yes", False), (1, True),
+                                      (0.5, False), (None, False)])
 def test_the_split_box_setting_is_checked_naming_the_file(tmp_path, value, ok):
     import json
 
@@ -99,3 +100,19 @@ def test_the_split_box_setting_is_checked_naming_the_file(tmp_path, value, ok):
     else:
         with pytest.raises(ValueError, match=r"recognizer\.json: outliner\.split_box"):
             RecognizerConfig.load(tmp_path)
+
+
+def test_all_takes_the_second_opinions_boxes_too(monkeypatch):
+    rec = load_recognizer()
+    frame, _ = _pair(rec, True)
+    located, _ = rec.locate(frame)
+    # the same box as a second opinion's (the mirrored pass, say): "all" looks at it, true does not
+    rec.locate = lambda frame, faint=True: (located, np.ones(1, bool))
+    got, halves = {}, split_box.other_halves
+    for value in (True, "all"):
+        rec.config = replace(rec.config, outliner={**rec.config.outliner, "split_box": value})
+        seen = []
+        monkeypatch.setattr(split_box, "other_halves", lambda b, c, k, seen=seen: seen.append(len(b)) or halves(b, c, k))
+        rec._detect(frame, None, None)
+        got[value] = seen
+    assert got[True] == [0] and got["all"] == [1]

@@ -418,7 +418,8 @@ class Recognizer:
                 refusal.done(np.zeros(0, bool), np.zeros((0, 5), np.float32))
             return CardDetections.empty()
         rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
-        own_boxes = np.asarray(located.corners, np.float32).reshape(-1, 4, 2)[~np.asarray(added, bool)]
+        boxes = np.asarray(located.corners, np.float32).reshape(-1, 4, 2)  # as located, for the split box
+        own = ~np.asarray(added, bool)
         # the memory sees the locator's own boxes only: a second opinion's box leaves no trace
         # unless it is read, and then it is found again next frame anyway
         if memory is None:  # the second opinions' boxes come last: one outliner batch for all
@@ -505,12 +506,15 @@ class Recognizer:
             codes = [c for c, k in zip(codes, inner) if not k]
             corners, confs, loc = corners[~inner], confs[~inner], loc[~inner]
         codes, confs = one_per_card(codes, confs)
-        if memory is None and (self.config.outliner or {}).get("split_box"):
+        split = (self.config.outliner or {}).get("split_box")
+        if memory is None and split:
             # a box of the locator's over two overlapping cards: the one its outline left out
+            # (the second opinions' boxes too where "all")
             from sueca.vision.split_box import split_box_look
 
             more, more_codes, more_confs = split_box_look(
-                self, frame, own_boxes, corners, codes, max(self.config.threshold, threshold or 0.0), withdrawn)
+                self, frame, boxes if split == "all" else boxes[own], corners, codes,
+                max(self.config.threshold, threshold or 0.0), withdrawn)
             if more_codes:
                 corners, codes = np.concatenate([corners, more]), codes + more_codes
                 confs, loc = np.concatenate([confs, more_confs]), np.concatenate([loc, more_confs])

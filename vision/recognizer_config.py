@@ -203,8 +203,9 @@ def _closeup(value, path: Path) -> dict | None:
 def _outliner(value, path: Path) -> dict | None:
     """``outliner`` with its ``anchored`` checked: false, true (the locator's own unread boxes)
     or "all" (the second opinions' too), ``shrunk``: false or the factor an unread outline
-    is shrunk by (0.8 to 1, :mod:`sueca.vision.shrunk`), and ``split_box``: true or false
-    (:mod:`sueca.vision.split_box`); a misspelt word would otherwise read as true."""
+    is shrunk by (0.8 to 1, :mod:`sueca.vision.shrunk`), and ``split_box``: false, true (the
+    locator's own boxes) or "all" (:mod:`sueca.vision.split_box`); a misspelt word would
+    otherwise read as true."""
     if value is None:
         return value
     if value.get("anchored", False) not in (False, True, "all"):
@@ -213,8 +214,8 @@ def _outliner(value, path: Path) -> dict | None:
     if shrunk is not False and (isinstance(shrunk, bool) or not isinstance(shrunk, (int, float))
                                 or not 0.8 <= shrunk < 1):
         raise ValueError(f"{path}: outliner.shrunk must be false or a factor from 0.8 to under 1, got {shrunk!r}")
-    if value.get("split_box", False) not in (False, True):
-        raise ValueError(f"{path}: outliner.split_box must be true or false, got {value['split_box']!r}")
+    if value.get("split_box", False) not in (False, True, "all"):
+        raise ValueError(f'{path}: outliner.split_box must be false, true or "all", got {value["split_box"]!r}')
     return value
 
 
