@@ -9,6 +9,7 @@ import sueca.vision.balance
 import sueca.vision.closeup
 import sueca.vision.detections
 import sueca.vision.face_suit
+import sueca.vision.last_look
 import sueca.vision.fans
 import sueca.vision.proposals
 import sueca.vision.readings
@@ -22,7 +23,7 @@ import sueca.vision.train_eval
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
                                     sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup,
                                     sueca.vision.detections, sueca.vision.train_eval,
-                                    sueca.vision.shrunk, sueca.vision.split_box, sueca.vision.anchored, sueca.vision.balance],
+                                    sueca.vision.shrunk, sueca.vision.split_box, sueca.vision.last_look, sueca.vision.anchored, sueca.vision.balance],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)

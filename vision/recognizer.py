@@ -518,6 +518,13 @@ class Recognizer:
             if more_codes:
                 corners, codes = np.concatenate([corners, more]), codes + more_codes
                 confs, loc = np.concatenate([confs, more_confs]), np.concatenate([loc, more_confs])
+        last = (self.config.outliner or {}).get("last_look")
+        if memory is None and threshold is None and last:
+            # boxes still unread, read once more lower where the face's own card agrees
+            from sueca.vision.last_look import last_look
+
+            confs = np.asarray(confs, np.float32).copy()
+            last_look(self, frame, corners, codes, confs, float(last))
         xyxy = outline_boxes(corners, (frame.shape[1], frame.shape[0]))
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))

@@ -204,8 +204,9 @@ def _outliner(value, path: Path) -> dict | None:
     """``outliner`` with its ``anchored`` checked: false, true (the locator's own unread boxes)
     or "all" (the second opinions' too), ``shrunk``: false or the factor an unread outline
     is shrunk by (0.8 to 1, :mod:`sueca.vision.shrunk`), and ``split_box``: false, true (the
-    locator's own boxes) or "all" (:mod:`sueca.vision.split_box`); a misspelt word would
-    otherwise read as true."""
+    locator's own boxes) or "all" (:mod:`sueca.vision.split_box`), and ``last_look``: false or
+    the threshold a box still unread is read at (0.5 to 1, :mod:`sueca.vision.last_look`); a
+    misspelt word would otherwise read as true."""
     if value is None:
         return value
     if value.get("anchored", False) not in (False, True, "all"):
@@ -216,6 +217,9 @@ def _outliner(value, path: Path) -> dict | None:
         raise ValueError(f"{path}: outliner.shrunk must be false or a factor from 0.8 to under 1, got {shrunk!r}")
     if value.get("split_box", False) not in (False, True, "all"):
         raise ValueError(f'{path}: outliner.split_box must be false, true or "all", got {value["split_box"]!r}')
+    last = value.get("last_look", False)
+    if last is not False and (isinstance(last, bool) or not isinstance(last, (int, float)) or not 0.5 <= last < 1):
+        raise ValueError(f"{path}: outliner.last_look must be false or a threshold from 0.5 to under 1, got {last!r}")
     return value
 
 

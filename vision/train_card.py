@@ -135,7 +135,9 @@ def _second_look(cfg) -> str:
          "(`vision/anchored.py`)" if o.get("anchored") else "") + \
         (f"; then read once more shrunk to {float(o['shrunk']):g} (`vision/shrunk.py`)" if o.get("shrunk") else "") + \
         ("; a locator box over two overlapping cards gives the card its outline left out a try "
-         "(`vision/split_box.py`)" if o.get("split_box") else "")
+         "(`vision/split_box.py`)" if o.get("split_box") else "") + \
+        (f"; last, a box still unread is read at {float(o['last_look']):g} and kept where the face's own card "
+         "agrees (`vision/last_look.py`)" if o.get("last_look") else "")
 
 
 def _balance(cfg) -> str:

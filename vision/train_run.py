@@ -262,7 +262,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                         "spreads": True,  # cards under a fanned spread, followed from the top one
                         "anchored": True,  # unread boxes drawn again at the read cards' size
                         "shrunk": 0.93,  # ... and read once more a little smaller
-                        "split_box": True}  # a box over two cards: the one its outline left out
+                        "split_box": True,  # a box over two cards: the one its outline left out
+                        "last_look": 0.9}  # a box still unread read lower where its face agrees
         if not (model_dir / "outliner.onnx").is_file():
             _train_outliner(preset, work, model_dir, log)
             timings["outliner_s"] = time.time() - t0
