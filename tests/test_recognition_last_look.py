@@ -45,6 +45,14 @@ class _Staged:
         return np.stack([_face(self.faces.pop(0)) for _ in corners])
 
 
+def test_a_court_needs_more():
+    corners = np.zeros((2, 4, 2), np.float32)
+    codes, confs = ["", ""], np.zeros(2, np.float32)
+    staged = _Staged(["QS", "7S"], ["KS", "7S"])  # both read at 0.93, both faces agreeing
+    assert lk.COURT_THRESHOLD > 0.93
+    assert lk.last_look(staged, None, corners, codes, confs, 0.9) == 1 and codes == ["", "7S"]
+
+
 def test_unread_boxes_are_read_lower_and_kept_where_the_face_agrees():
     corners = np.zeros((5, 4, 2), np.float32)
     codes = ["2C", "", "", "", ""]
@@ -64,9 +72,9 @@ def test_the_installed_model_reads_a_card_more_only_on_a_still_image_at_its_own_
     assert on.config.outliner.get("last_look") == 0.9
     off = load_recognizer()
     off.config = replace(off.config, outliner={**off.config.outliner, "last_look": False})
-    # held-out test scene 900139: its QS, half under other cards, is read at 0.93-0.98 and the
-    # face's own card is a court of spades (one of the test set's two cards gained, EXPERIMENTS.md)
-    scene = render(900139, (1280, 960), "test")
+    # held-out test scene 900026: the JS of a tight spread is read at 0.974 on its last look and
+    # the face's own card is a court of spades (the test set's card gained, EXPERIMENTS.md)
+    scene = render(900026, (1280, 960), "test")
 
     def right(dets):
         pairs = dict(match(dets, scene.cards))
@@ -76,8 +84,8 @@ def test_the_installed_model_reads_a_card_more_only_on_a_still_image_at_its_own_
         return {c for c in dets.codes if c}
 
     with_look, without = right(on(scene.image)), right(off(scene.image))
-    assert with_look - without == {"QS"} and without <= with_look
-    assert "QS" not in right(on(scene.image, threshold=on.config.threshold))  # a threshold asked: as asked
+    assert with_look - without == {"JS"} and without <= with_look
+    assert "JS" not in right(on(scene.image, threshold=on.config.threshold))  # a threshold asked: as asked
     # video reads each frame at its own lower threshold, one vote a frame: never the last look
     calls = []
     monkeypatch.setattr(lk, "last_look", lambda *a, **k: calls.append(1) or 0)
