@@ -62,6 +62,11 @@ def test_unread_boxes_are_read_lower_and_kept_where_the_face_agrees():
     assert lk.last_look(staged, None, corners, codes, confs, 0.9) == 1
     assert codes == ["2C", "7H", "", "", ""] and confs[1] == pytest.approx(0.93) and confs[2] == pytest.approx(0.3)
     assert staged.asked == [(4, 0.9, {"2C"})]
+    # a code the face-suit check withdrew on this frame is not taken back
+    codes, confs = ["2C", "", "", "", ""], np.zeros(5, np.float32)
+    staged = _Staged(["7H", "", "", ""], ["7H"])
+    assert lk.last_look(staged, None, corners, codes, confs, 0.9, {"7H"}) == 0 and codes[1] == ""
+    assert staged.asked == [(4, 0.9, {"2C", "7H"})]
 
 
 def test_the_installed_model_reads_a_card_more_only_on_a_still_image_at_its_own_threshold(monkeypatch):

@@ -45,14 +45,14 @@ def face_agrees(code: str, face: np.ndarray) -> bool:
 
 
 def last_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[str], confs: np.ndarray,
-              threshold: float) -> int:
+              threshold: float, ruled_out=frozenset()) -> int:
     """The unread outlines among ``corners`` read at ``threshold``, a reading kept where the
-    face agrees (``codes`` and ``confs`` in place) and no other box reads that card. Returns
-    how many it read."""
+    face agrees (``codes`` and ``confs`` in place), no other box reads that card and it is none
+    of ``ruled_out`` (codes the face-suit check withdrew on this frame). Returns how many it read."""
     todo = [i for i, c in enumerate(codes) if c == UNREADABLE]
     if not todo or recognizer.face is None:
         return 0
-    seen = {c for c in codes if c != UNREADABLE}
+    seen = {c for c in codes if c != UNREADABLE} | set(ruled_out)
     got, found = recognizer.read_quads(frame, [corners[i][None] for i in todo], exact=False,
                                        threshold=threshold, unwanted=frozenset(seen))
     read = [(i, c, float(f)) for i, c, f in zip(todo, got, found) if c != UNREADABLE and c not in seen]

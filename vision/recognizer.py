@@ -524,7 +524,7 @@ class Recognizer:
             from sueca.vision.last_look import last_look
 
             confs = np.asarray(confs, np.float32).copy()
-            last_look(self, frame, corners, codes, confs, float(last))
+            last_look(self, frame, corners, codes, confs, float(last), withdrawn)
         xyxy = outline_boxes(corners, (frame.shape[1], frame.shape[0]))
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
