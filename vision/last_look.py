@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sueca.vision.classes import CARD_CODES
+from sueca.vision.classes import CARD_CODES, SUITS
 from sueca.vision.detections import UNREADABLE
 
 COURTS = ("J", "Q", "K")
@@ -38,9 +38,17 @@ def rank_group(code: str) -> str:
 
 
 def face_agrees(code: str, face: np.ndarray) -> bool:
-    """Whether the face's most likely card (``face``: its probabilities, 52 cards first) has
-    the suit and rank group of ``code``."""
-    top = CARD_CODES[int(np.argmax(np.asarray(face)[:len(CARD_CODES)]))]
+    """Whether the face's most likely card (``face``: a whole-card face's 53 probabilities, 52
+    cards first) has the suit and rank group of ``code``; a suit-only face's (5: S, H, D, C,
+    "says nothing"), whether its most likely suit is the code's.
+
+    >>> face_agrees("7C", np.array([0.1, 0.1, 0.1, 0.6, 0.1])), face_agrees("7S", np.array([0.1, 0.1, 0.1, 0.6, 0.1]))
+    (True, False)
+    """
+    face = np.asarray(face)
+    if len(face) == len(SUITS) + 1:
+        return SUITS[int(np.argmax(face[:len(SUITS)]))] == code[-1]
+    top = CARD_CODES[int(np.argmax(face[:len(CARD_CODES)]))]
     return top[-1] == code[-1] and rank_group(top) == rank_group(code)
 
 
