@@ -30,6 +30,13 @@ from sueca.hardware.sources import (IMAGE_SUFFIXES, Frame, FrameSource, SourceEr
                                     frame_problem, log, natural_key)
 
 
+def image_files(folder: Path) -> list[Path]:
+    """The image files of ``folder`` (by :data:`IMAGE_SUFFIXES`, not its subfolders), in
+    natural name order: what a folder source plays and ``sueca detect`` reads."""
+    return sorted((p for p in Path(folder).iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES),
+                  key=lambda p: natural_key(p.name))
+
+
 class _Pacer:
     """Sleeps so frame time ``t`` is delivered ``t - t_first`` after the first."""
 
@@ -61,9 +68,7 @@ class FolderSource(FrameSource):
             raise SourceError(f"{path}: fps must be a positive number, got {fps!r}")
         path = Path(path)
         if path.is_dir():
-            files = [p for p in path.iterdir()
-                     if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES]
-            files.sort(key=lambda p: natural_key(p.name))
+            files = image_files(path)
             if not files:
                 raise SourceError(f"{path}: pasta sem imagens / folder has no images "
                                   f"({', '.join(IMAGE_SUFFIXES)})")

@@ -71,15 +71,12 @@ def expand(paths: list[str]) -> list[str]:
     """
     from pathlib import Path
 
-    from sueca.hardware.images import IMAGE_SUFFIXES
-    from sueca.hardware.sources import natural_key
+    from sueca.hardware.files import image_files
 
     out: list[str] = []
     for p in paths:
-        folder = Path(p)
-        if folder.is_dir():
-            files = [f for f in folder.iterdir() if f.is_file() and f.suffix.lower() in IMAGE_SUFFIXES]
-            out += [str(f) for f in sorted(files, key=lambda f: natural_key(f.name))]
+        if Path(p).is_dir():
+            out += [str(f) for f in image_files(Path(p))]
         else:
             out.append(p)
     return out
