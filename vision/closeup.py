@@ -72,8 +72,6 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
     size = float(longest_side(dets.corners).max()) / short
     if size < trigger:
         return dets
-    from sueca.vision.recognizer import _scaled  # not at the top: the recognizer calls this module
-
     canvas, (x0, y0), (sw, sh) = shrunk_canvas(frame, target / size)
     strict = max(recognizer.config.threshold, threshold or 0.0)
     small = recognizer._detect(canvas, None, strict)
@@ -81,7 +79,7 @@ def closeup_pass(recognizer, frame: np.ndarray, dets: CardDetections, threshold:
         return dets
     h, w = frame.shape[:2]
     moved = small.corners - np.array([x0, y0], np.float32)
-    back = _scaled(replace(small, corners=moved.astype(np.float32)), w / sw, h / sh, (w, h))
+    back = replace(small, corners=moved.astype(np.float32)).scaled(w / sw, h / sh, (w, h))
     cands = [np.stack([q, grown(q[None], 1.08)[0]]) for q in back.corners]
     codes, confs = recognizer.read_quads(frame, cands, exact=False, threshold=strict)
     if recognizer.face is not None:  # the face rules out a full-frame reading as on the own pass

@@ -314,7 +314,7 @@ class Recognizer:
 
         k = self.max_side / max(h, w)
         small = cv2.resize(frame, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
-        return _scaled(self._whole(small, memory, threshold), w / small.shape[1], h / small.shape[0], (w, h))
+        return self._whole(small, memory, threshold).scaled(w / small.shape[1], h / small.shape[0], (w, h))
 
     def _whole(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
         """:meth:`_detect`, and on a still image with large cards the close-up pass
@@ -523,17 +523,10 @@ class Recognizer:
             # boxes still unread, read once more lower where the face's own card agrees
             from sueca.vision.last_look import last_look
 
-            confs = np.asarray(confs, np.float32).copy()
             last_look(self, frame, corners, codes, confs, float(last), withdrawn)
         xyxy = outline_boxes(corners, (frame.shape[1], frame.shape[0]))
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
-
-
-def _scaled(dets: CardDetections, gx: float, gy: float, size: tuple[int, int]) -> CardDetections:
-    """``dets`` found on a frame shrunk ``gx`` x ``gy`` times, in the pixels of the frame of
-    ``size`` (w, h): :meth:`CardDetections.scaled`."""
-    return dets.scaled(gx, gy, size)
 
 
 def _subset(located, mask: np.ndarray):
