@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sueca.vision.anchored import unread
 from sueca.vision.classes import CARD_CODES, SUITS
 from sueca.vision.detections import UNREADABLE
 
@@ -57,7 +58,7 @@ def last_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[st
     """The unread outlines among ``corners`` read at ``threshold``, a reading kept where the
     face agrees (``codes`` and ``confs`` in place), no other box reads that card and it is none
     of ``ruled_out`` (codes the face-suit check withdrew on this frame). Returns how many it read."""
-    todo = [i for i, c in enumerate(codes) if c == UNREADABLE]
+    todo = unread(codes)
     if not todo or recognizer.face is None:
         return 0
     seen = {c for c in codes if c != UNREADABLE} | set(ruled_out)
