@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import numpy as np
@@ -103,9 +102,9 @@ def test_the_installed_model_reads_a_card_more_only_on_a_still_image_at_its_own_
 @pytest.mark.parametrize("value,ok", [(0.9, True), (False, True), (0.5, True), (True, False), (1.0, False),
                                       (0.3, False), ("0.9", False)])
 def test_the_last_look_setting_is_checked_naming_the_file(tmp_path, value, ok):
-    cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
-    cfg["outliner"]["last_look"] = value
-    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+    from test_recognition_shrunk import installed_config_with
+
+    installed_config_with(tmp_path, "last_look", value)
     if ok:
         assert RecognizerConfig.load(tmp_path).outliner["last_look"] == value
     else:

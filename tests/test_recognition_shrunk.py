@@ -97,13 +97,19 @@ def test_boxes_to_skip_are_not_looked_at():
         assert codes == [want]
 
 
-def _installed_config_with_shrunk(folder, value):
+def installed_config_with(folder, key, value):
+    """``folder`` holding the installed ``recognizer.json`` with ``outliner.<key>`` set to
+    ``value`` (the outliner settings' tests)."""
     from sueca.vision.recognizer import default_model_dir
 
     cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
-    cfg["outliner"]["shrunk"] = value
+    cfg["outliner"][key] = value
     (folder / "recognizer.json").write_text(json.dumps(cfg))
     return folder
+
+
+def _installed_config_with_shrunk(folder, value):
+    return installed_config_with(folder, "shrunk", value)
 
 
 @pytest.mark.parametrize("bad", ["yes", True, None, 1, 1.07, 0.5])

@@ -88,13 +88,10 @@ def test_not_on_video_nor_for_a_code_the_face_withdrew(monkeypatch):
 @pytest.mark.parametrize("value,ok", [(True, True), (False, True), ("all", True), ("yes", False), (1, True),
                                       (0.5, False), (None, False)])
 def test_the_split_box_setting_is_checked_naming_the_file(tmp_path, value, ok):
-    import json
-
     from sueca.vision.recognizer import RecognizerConfig
+    from test_recognition_shrunk import installed_config_with
 
-    cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
-    cfg["outliner"]["split_box"] = value
-    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+    installed_config_with(tmp_path, "split_box", value)
     if ok:
         assert RecognizerConfig.load(tmp_path).outliner["split_box"] == value
     else:
