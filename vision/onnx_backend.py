@@ -29,6 +29,13 @@ def make_session(path: str | Path, threads: int | None = None):
     session that just finished kept stealing the cores from the next one, which
     doubled the locator's time on a 2-core machine (benchmarks/bench_pipeline.py:
     15.7 frames/s spinning, 31.5 without, same video).
+
+    8-bit networks multiply exactly on every x86 CPU: without VNNI (AVX2, most AMD CPUs
+    before Zen 4, Intel before Ice Lake) ONNX Runtime's default u8 x s8 kernel adds pairs
+    of products in 16 bits, which saturate: there the installed recognizer read 819 of the
+    held-out test's 1132 readable cards instead of 988 (``models/EXPERIMENTS.md``,
+    twenty-first session). ``session.x64quantprecision`` makes it multiply u8 x u8 instead;
+    ONNX Runtime applies it on x86 only (ARM, the Raspberry Pi, has no such kernel).
     """
     import onnxruntime as ort
 
@@ -38,6 +45,7 @@ def make_session(path: str | Path, threads: int | None = None):
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    opts.add_session_config_entry("session.x64quantprecision", "1")
     if threads:
         opts.intra_op_num_threads = int(threads)
         opts.inter_op_num_threads = 1
