@@ -62,8 +62,10 @@ class CardLabel:
     def to_json(self) -> dict:
         return {"code": self.code, "corners": np.round(self.corners, 2).tolist(), "face_up": self.face_up,
                 "index_quads": np.round(self.index_quads, 2).tolist(),
-                "index_visible": np.round(self.index_visible, 3).tolist(), "readable": self.readable,
-                "visible_fraction": round(float(self.visible_fraction), 3), "style": self.style,
+                # unrounded: a card 98.96% in view rounded to 0.99 would read back as lying whole
+                # (train_eval.lies_whole), and a cached scene would count otherwise than a fresh one
+                "index_visible": [float(v) for v in np.asarray(self.index_visible, np.float32)],
+                "readable": self.readable, "visible_fraction": float(self.visible_fraction), "style": self.style,
                 "motion_blur_px": round(float(self.motion_blur_px), 2),
                 "index_height_px": round(self.index_height_px, 1)}
 

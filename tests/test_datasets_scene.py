@@ -256,3 +256,21 @@ def test_glyph_decks_use_typeface_suits_and_fall_back_to_drawn_ones(monkeypatch)
     pips._draw(a, "S", pips.GLYPH_VARIANT0 + 5)
     pips._draw(b, "S", 4 + 5)
     assert np.array_equal(a, b) and a.mean() > 20
+
+
+def test_a_label_read_back_from_json_counts_as_it_did():
+    """A card 98.96% in view is not lying whole, fresh or read back from a saved label (a label
+    rounded to 0.99 made a cached scene's whole cards outnumber a fresh one's)."""
+    import json
+
+    from sueca.datasets.scene import CardLabel
+    from sueca.vision.train_eval import lies_whole
+
+    quad = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    card = CardLabel("7H", quad, True, np.stack([quad[:2].repeat(2, 0)] * 2), np.array([0.79951, 1.0], np.float32),
+                     True, 0.98964, "classic")
+    back = CardLabel.from_json(json.loads(json.dumps(card.to_json())))
+    assert not lies_whole(card) and not lies_whole(back)
+    assert back.visible_fraction < 0.99 and float(back.index_visible[0]) < 0.8
+    whole = CardLabel("7H", quad, True, card.index_quads, np.array([0.8, 1.0], np.float32), True, 0.995, "classic")
+    assert lies_whole(CardLabel.from_json(json.loads(json.dumps(whole.to_json()))))
