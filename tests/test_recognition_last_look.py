@@ -26,7 +26,7 @@ def test_the_face_agrees_by_suit_and_rank_group():
     assert lk.face_agrees("7H", _face("7H")) and lk.face_agrees("JS", _face("KS"))
     assert not lk.face_agrees("7H", _face("7D")) and not lk.face_agrees("7H", _face("8H"))
     assert not lk.face_agrees("AS", _face("KS"))  # an ace is no court
-    assert [lk.rank_group(c) for c in ("10C", "QD", "AH")] == ["10", "court", "A"]
+    assert [lk.is_court(c) for c in ("10C", "QD", "AH", "JS", "KH")] == [False, True, False, True, True]
 
 
 class _Staged:

@@ -25,17 +25,18 @@ import numpy as np
 from sueca.vision.anchored import unread
 from sueca.vision.classes import CARD_CODES, SUITS
 from sueca.vision.detections import UNREADABLE
+from sueca.vision.face_suit import RANK_GROUP
 
-COURTS = ("J", "Q", "K")
 #: A court's face tells only "a court" and its suit, in signs as small as the index's: a court
 #: read in the last look needs this much (measured: at 0.9 a QC was read on a white top's QS at
 #: 0.920; courts at 0.95 kept 6 of the 7 printed cards gained, models/EXPERIMENTS.md).
 COURT_THRESHOLD = 0.95
 
 
-def rank_group(code: str) -> str:
-    """"court" for a jack, queen or king (their figures differ from deck to deck), else the rank."""
-    return "court" if code[:-1] in COURTS else code[:-1]
+def is_court(code: str) -> bool:
+    """Whether ``code`` is a jack, queen or king: one rank group for the face, whose figures
+    differ from deck to deck (:data:`sueca.vision.face_suit.RANK_GROUP`)."""
+    return RANK_GROUP[code[:-1]] == RANK_GROUP["J"]
 
 
 def face_agrees(code: str, face: np.ndarray) -> bool:
@@ -50,7 +51,7 @@ def face_agrees(code: str, face: np.ndarray) -> bool:
     if len(face) == len(SUITS) + 1:
         return SUITS[int(np.argmax(face[:len(SUITS)]))] == code[-1]
     top = CARD_CODES[int(np.argmax(face[:len(CARD_CODES)]))]
-    return top[-1] == code[-1] and rank_group(top) == rank_group(code)
+    return top[-1] == code[-1] and RANK_GROUP[top[:-1]] == RANK_GROUP[code[:-1]]
 
 
 def last_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[str], confs: np.ndarray,
@@ -72,7 +73,7 @@ def last_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[st
     for (i, code, conf), face in zip(read, faces):
         if code in seen or not face_agrees(code, face):
             continue
-        if rank_group(code) == "court" and conf < max(threshold, COURT_THRESHOLD):
+        if is_court(code) and conf < max(threshold, COURT_THRESHOLD):
             continue
         codes[i], confs[i] = code, conf
         seen.add(code)
@@ -80,4 +81,4 @@ def last_look(recognizer, frame: np.ndarray, corners: np.ndarray, codes: list[st
     return n
 
 
-__all__ = ["COURT_THRESHOLD", "rank_group", "face_agrees", "last_look"]
+__all__ = ["COURT_THRESHOLD", "is_court", "face_agrees", "last_look"]
