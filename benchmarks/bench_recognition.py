@@ -36,6 +36,25 @@ ROOT = Path(__file__).resolve().parents[1]
 COLUMNS = ("onnx", "onnx32", "onnx0", "onnx1", "ultralytics")
 
 
+def cpu_name() -> str:
+    """The CPU's model and its 8-bit dot product instructions: timings are per machine, and an x86
+    CPU without VNNI runs the 8-bit networks on a slower exact kernel (``onnx_backend.make_session``)."""
+    import platform
+
+    name, flags = platform.machine(), set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and name == platform.machine():
+                name = value.strip()
+            elif key.strip() in ("flags", "Features") and not flags:
+                flags = set(value.split())
+    except OSError:
+        return name
+    dot = sorted(flags & {"avx512_vnni", "avx_vnni", "amx_int8", "asimddp"})
+    return f"{name} ({', '.join(dot) if dot else 'no VNNI / dot product'})"
+
+
 def make_frames(n: int, seed0: int = 700_000) -> np.ndarray:
     from sueca.datasets.scene import render_scene
     from sueca.vision.train_data import is_target
@@ -179,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         results.append(json.loads(out.stdout.strip().splitlines()[-1]))
     print(f"{len(frames)} frames 1280x960, 4-8 face-up cards each, {args.repeats} passes, "
-          f"threads={args.threads or 'default'}, {os.cpu_count()} CPUs")
+          f"threads={args.threads or 'default'}, {os.cpu_count()} CPUs: {cpu_name()}")
     rows = [("cards found / frame", "cards_per_frame", "{:.1f}"), ("locator ms (median)", "locator_ms", "{:.1f}"),
             ("outline refine ms (median)", "outline_ms", "{:.1f}"),
             ("reader ms (median)", "reader_ms", "{:.1f}"), ("full frame ms (median)", "total_ms", "{:.1f}"),
