@@ -34,8 +34,9 @@ def make_session(path: str | Path, threads: int | None = None):
     before Zen 4, Intel before Ice Lake) ONNX Runtime's default u8 x s8 kernel adds pairs
     of products in 16 bits, which saturate: there the installed recognizer read 819 of the
     held-out test's 1132 readable cards instead of 988 (``models/EXPERIMENTS.md``,
-    twenty-first session). ``session.x64quantprecision`` makes it multiply u8 x u8 instead;
-    ONNX Runtime applies it on x86 only (ARM, the Raspberry Pi, has no such kernel).
+    twenty-first session). ``session.x64quantprecision`` makes it multiply u8 x u8 instead,
+    exactly; ONNX Runtime applies it only on such a CPU (with VNNI, or on the Pi's ARM cores,
+    nothing changes).
     """
     import onnxruntime as ort
 
