@@ -10,7 +10,7 @@ import pytest
 
 from sueca.vision import last_look as lk
 from sueca.vision.classes import CARD_CLASS
-from sueca.vision.recognizer import RecognizerConfig, default_model_dir, load_recognizer
+from sueca.vision.recognizer import default_model_dir, load_recognizer
 from sueca.vision.still import OutlineMemory
 
 pytestmark = pytest.mark.skipif(not (default_model_dir() / "recognizer.json").is_file(), reason="no committed model")
@@ -102,11 +102,6 @@ def test_the_installed_model_reads_a_card_more_only_on_a_still_image_at_its_own_
 @pytest.mark.parametrize("value,ok", [(0.9, True), (False, True), (0.5, True), (True, False), (1.0, False),
                                       (0.3, False), ("0.9", False)])
 def test_the_last_look_setting_is_checked_naming_the_file(tmp_path, value, ok):
-    from test_recognition_shrunk import installed_config_with
+    from test_recognition_shrunk import assert_outliner_setting
 
-    installed_config_with(tmp_path, "last_look", value)
-    if ok:
-        assert RecognizerConfig.load(tmp_path).outliner["last_look"] == value
-    else:
-        with pytest.raises(ValueError, match=r"recognizer\.json: outliner\.last_look"):
-            RecognizerConfig.load(tmp_path)
+    assert_outliner_setting(tmp_path, "last_look", value, ok)

@@ -108,19 +108,27 @@ def installed_config_with(folder, key, value):
     return folder
 
 
-def _installed_config_with_shrunk(folder, value):
-    return installed_config_with(folder, "shrunk", value)
+def assert_outliner_setting(folder, key, value, ok):
+    """The installed config with ``outliner.<key>`` = ``value`` loads keeping it (``ok``), or
+    fails naming the file and the setting."""
+    from sueca.vision.recognizer import RecognizerConfig
+
+    installed_config_with(folder, key, value)
+    if ok:
+        assert RecognizerConfig.load(folder).outliner[key] == value
+    else:
+        with pytest.raises(ValueError, match=rf"recognizer\.json: outliner\.{key}"):
+            RecognizerConfig.load(folder)
 
 
 @pytest.mark.parametrize("bad", ["yes", True, None, 1, 1.07, 0.5])
 def test_a_bad_shrunk_setting_is_refused_naming_the_file(tmp_path, bad):
-    with pytest.raises(ValueError, match=r"recognizer\.json: outliner\.shrunk"):
-        RecognizerConfig.load(_installed_config_with_shrunk(tmp_path, bad))
+    assert_outliner_setting(tmp_path, "shrunk", bad, ok=False)
 
 
 @pytest.mark.parametrize("good", [False, 0.93, 0.8])
 def test_the_shrunk_settings_load(tmp_path, good):
-    assert RecognizerConfig.load(_installed_config_with_shrunk(tmp_path, good)).outliner["shrunk"] == good
+    assert_outliner_setting(tmp_path, "shrunk", good, ok=True)
 
 
 def test_the_installed_model_reads_more_with_the_shrunk_look_and_no_wrong_card():

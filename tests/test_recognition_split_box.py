@@ -88,15 +88,9 @@ def test_not_on_video_nor_for_a_code_the_face_withdrew(monkeypatch):
 @pytest.mark.parametrize("value,ok", [(True, True), (False, True), ("all", True), ("yes", False), (1, True),
                                       (0.5, False), (None, False)])
 def test_the_split_box_setting_is_checked_naming_the_file(tmp_path, value, ok):
-    from sueca.vision.recognizer import RecognizerConfig
-    from test_recognition_shrunk import installed_config_with
+    from test_recognition_shrunk import assert_outliner_setting
 
-    installed_config_with(tmp_path, "split_box", value)
-    if ok:
-        assert RecognizerConfig.load(tmp_path).outliner["split_box"] == value
-    else:
-        with pytest.raises(ValueError, match=r"recognizer\.json: outliner\.split_box"):
-            RecognizerConfig.load(tmp_path)
+    assert_outliner_setting(tmp_path, "split_box", value, ok)
 
 
 def test_all_takes_the_second_opinions_boxes_too(monkeypatch):
