@@ -211,16 +211,18 @@ def _outliner(value, path: Path) -> dict | None:
         return value
     if value.get("anchored", False) not in (False, True, "all"):
         raise ValueError(f'{path}: outliner.anchored must be false, true or "all", got {value["anchored"]!r}')
-    shrunk = value.get("shrunk", False)
-    if shrunk is not False and (isinstance(shrunk, bool) or not isinstance(shrunk, (int, float))
-                                or not 0.8 <= shrunk < 1):
-        raise ValueError(f"{path}: outliner.shrunk must be false or a factor from 0.8 to under 1, got {shrunk!r}")
+    _false_or_under_1(value, "shrunk", 0.8, "a factor", path)
     if value.get("split_box", False) not in (False, True, "all"):
         raise ValueError(f'{path}: outliner.split_box must be false, true or "all", got {value["split_box"]!r}')
-    last = value.get("last_look", False)
-    if last is not False and (isinstance(last, bool) or not isinstance(last, (int, float)) or not 0.5 <= last < 1):
-        raise ValueError(f"{path}: outliner.last_look must be false or a threshold from 0.5 to under 1, got {last!r}")
+    _false_or_under_1(value, "last_look", 0.5, "a threshold", path)
     return value
+
+
+def _false_or_under_1(outliner: dict, key: str, low: float, what: str, path: Path) -> None:
+    """``outliner[key]`` absent, false, or a number from ``low`` to under 1 (a bool is no number)."""
+    v = outliner.get(key, False)
+    if v is not False and (isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v < 1):
+        raise ValueError(f"{path}: outliner.{key} must be false or {what} from {low} to under 1, got {v!r}")
 
 
 def _face_suit(value, path: Path) -> dict | None:
