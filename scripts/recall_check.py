@@ -10,8 +10,9 @@ Four sets, each matched as ``sueca.vision.train_eval.evaluate`` matches:
   first), 40 scenes a deck, as ``scripts/real_decks_check.py`` makes them: seeds from 970000,
   the same with the camera tilted up to 45 degrees, and seeds from 980000.
 
-The first run renders every scene into ``--cache`` (PNG + JSON, about 4 minutes here); each
-later run reads them, so two model folders or two settings are compared on identical pixels.
+The first run renders every scene into ``--cache`` (PNG + JSON, ``versions_check.cached_render``;
+about 4 minutes here); each later run reads them, so two model folders or two settings are
+compared on identical pixels.
 The generator's table tops depend on whether the CC0 photo textures are fetched (``sueca
 dataset fetch-textures`` adds terrazzo tops and floors): the scenes of each case are cached
 apart, and ``--plain-tables`` renders without them where they are fetched.
@@ -43,31 +44,6 @@ KEYS = ("readable_cards", "read_right", "whole_cards", "whole_read_right", "repo
         "wrong_identities")
 
 
-def scene_cache(cache: Path):
-    """``load(seed, styles, options) -> Scene``: rendered once, then read from ``cache``."""
-    import cv2
-
-    from sueca.datasets.scene import CardLabel, Scene
-    from sueca.vision.train_data import render
-
-    def load(seed: int, styles, options: dict):
-        style = styles if isinstance(styles, str) else "-".join(styles)
-        tag = "_".join([style, str(seed)] + [f"{k}{v}" for k, v in sorted(options.items())])
-        png, meta = cache / f"{tag}.png", cache / f"{tag}.json"
-        if png.exists() and meta.exists():
-            image = cv2.imread(str(png), cv2.IMREAD_COLOR)
-            if image is None:
-                raise SystemExit(f"recall_check: {png} is not a readable PNG; delete it to render it again")
-            d = json.loads(meta.read_text())
-            return Scene(image, [CardLabel.from_json(c) for c in d["cards"]], d["seed"], {})
-        scene = render(seed, (1280, 960), styles, **options)
-        cv2.imwrite(str(png), scene.image)
-        meta.write_text(json.dumps({"seed": scene.seed, "cards": [c.to_json() for c in scene.cards]}))
-        return scene
-
-    return load
-
-
 def with_settings(config, settings: list[str]):
     """``config`` with each ``a.b=JSON`` of ``settings`` set (a dotted key into its dicts)."""
     for item in settings:
@@ -94,7 +70,7 @@ def with_settings(config, settings: list[str]):
     return config
 
 
-def run_set(rec, load, name: str, scenes: int) -> dict:
+def run_set(rec, name: str, scenes: int) -> dict:
     from sueca.datasets.styles import resolve_styles
     from sueca.vision.train_eval import evaluate
 
@@ -107,7 +83,7 @@ def run_set(rec, load, name: str, scenes: int) -> dict:
         # each printed deck its own seeds, as real_decks_check.py: no two decks share a layout
         first = seed0 + (1000 * k if style is None else 0)
         seeds = range(first, first + scenes)
-        m, _ = evaluate(rec, seeds, st, log=lambda *a: None, scenes=lambda s, st=st: load(s, st, options))
+        m, _ = evaluate(rec, seeds, st, log=lambda *a: None, **options)
         for key in KEYS:
             total[key] += m[key]
         wrong += [f"{st if isinstance(st, str) else st[0]} {w}" for w in m["wrong_examples"]]
@@ -142,10 +118,12 @@ def main(argv: list[str] | None = None) -> int:
 
     rec = load_recognizer(args.model, precision=args.precision)
     rec.config = with_settings(rec.config, args.settings)
-    load = scene_cache(cache)
+    from versions_check import cached_render  # this folder's: train_data.render kept on disk
+
+    cached_render(cache)
     rows, t0 = {}, time.time()
     for name in args.sets:
-        rows[name] = run_set(rec, load, name, args.test_scenes if name == "test" else args.deck_scenes)
+        rows[name] = run_set(rec, name, args.test_scenes if name == "test" else args.deck_scenes)
     printed = [n for n in rows if n != "test"]
     if printed:
         rows["printed, all"] = {k: sum(rows[n][k] for n in printed) for k in KEYS}

@@ -21,7 +21,8 @@ from pathlib import Path
 
 
 def cached_render(cache: Path):
-    """A drop-in for ``sueca.vision.train_data.render`` that keeps each scene on disk."""
+    """A drop-in for ``sueca.vision.train_data.render`` that keeps each scene on disk (also
+    ``recall_check.py``'s and ``confidence_check.py``'s cache)."""
     import cv2
     import numpy as np
 
@@ -31,19 +32,20 @@ def cached_render(cache: Path):
     original = train_data.render
 
     def render(seed, size, styles, **options):
-        tag = f"{styles if isinstance(styles, str) else '-'.join(styles)}_{seed}_{size[0]}x{size[1]}"
+        # the render options (a camera's tilt limit, ...) name their scenes apart
+        tag = "_".join([f"{styles if isinstance(styles, str) else '-'.join(styles)}_{seed}_{size[0]}x{size[1]}"]
+                       + [f"{k}{v}" for k, v in sorted(options.items())])
         png, meta = cache / f"{tag}.png", cache / f"{tag}.json"
-        if png.exists() and meta.exists() and not options:
+        if png.exists() and meta.exists():
             d = json.loads(meta.read_text())
             image = cv2.imread(str(png), cv2.IMREAD_COLOR)
             if image is None:
                 raise SystemExit(f"{png}: not a readable PNG; delete it to render the scene again")
             return Scene(image, [CardLabel.from_json(c) for c in d["cards"]], d["seed"], d["meta"])
         scene = original(seed, size, styles, **options)
-        if not options:
-            cv2.imwrite(str(png), scene.image)
-            meta.write_text(json.dumps({"seed": scene.seed, "meta": _plain(scene.meta),
-                                        "cards": [c.to_json() for c in scene.cards]}))
+        cv2.imwrite(str(png), scene.image)
+        meta.write_text(json.dumps({"seed": scene.seed, "meta": _plain(scene.meta),
+                                    "cards": [c.to_json() for c in scene.cards]}))
         return scene
 
     def _plain(v):
