@@ -125,6 +125,27 @@ class CardDetections:
         corners = ((self.corners + 0.5) * np.array([gx, gy], np.float32) - 0.5).astype(np.float32)
         return replace(self, corners=corners, xyxy=outline_boxes(corners, size))
 
+    def turned_back(self, size: tuple[int, int]) -> "CardDetections":
+        """The same cards found on a frame turned a quarter counter-clockwise
+        (``np.rot90(frame)``), in the pixels of the unturned frame of ``size`` (w, h).
+
+        >>> q = np.array([[[0, 0], [9, 0], [9, 19], [0, 19]]], np.float32)  # on the turned frame
+        >>> d = CardDetections(outline_boxes(q, (40, 30)), ("AH",), np.ones(1, np.float32),
+        ...                    np.ones(1, np.float32), q)
+        >>> d.turned_back((30, 40)).xyxy.tolist()
+        [[10.0, 0.0, 29.0, 9.0]]
+        """
+        w, h = size
+        if len(self) == 0:
+            return self
+        if self.corners is None:
+            x0, y0, x1, y1 = self.xyxy.T
+            xyxy = np.stack([w - 1 - y1, x0, w - 1 - y0, x1], axis=1)
+            return replace(self, xyxy=np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32))
+        # a turned pixel (x', y') is the unturned (w - 1 - y', x'): pixel centres to pixel centres
+        corners = np.stack([w - 1 - self.corners[..., 1], self.corners[..., 0]], axis=-1).astype(np.float32)
+        return replace(self, corners=corners, xyxy=outline_boxes(corners, size))
+
     def to_json(self) -> list[dict]:
         """Entries of the ``sueca detect`` contract (readable cards only)."""
         out = []

@@ -53,6 +53,7 @@ class Recognizer:
         # the locator's weights at a small input, for the zoomed-out look (config.zoom_net), or None
         self.small_locator = small_locator
         self.max_side = MAX_SIDE  # a longer frame is read shrunk to this (None: never)
+        self.turn_portrait = True  # a frame taller than wide is read turned to lie wide
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
         self.second = second
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
@@ -304,9 +305,21 @@ class Recognizer:
         A frame longer than :attr:`max_side` is read shrunk to it (area-averaged) and the
         cards are given in its own pixels: every network sees the card as it learnt it at
         1280x960 either way, and at full resolution a 12 MP photo's large cards cost the
-        outliner's views 300 ms."""
+        outliner's views 300 ms.
+
+        A frame taller than wide (a phone held upright) is read turned a quarter to lie wide,
+        as the networks learnt the table (:attr:`turn_portrait`), and its cards are given in
+        its own pixels: the locator's fixed wide input shrank an upright frame's cards to 4/5
+        of a wide one's (``models/EXPERIMENTS.md``, twenty-second session)."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
             raise ValueError(f"expected a BGR uint8 frame (H, W, 3), got {getattr(frame, 'shape', None)}")
+        h, w = frame.shape[:2]
+        if self.turn_portrait and h > w:
+            turned = np.ascontiguousarray(np.rot90(frame))
+            return self._sized(turned, memory, threshold).turned_back((w, h))
+        return self._sized(frame, memory, threshold)
+
+    def _sized(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
         h, w = frame.shape[:2]
         if not self.max_side or max(h, w) <= self.max_side:
             return self._whole(frame, memory, threshold)
