@@ -54,6 +54,7 @@ class Recognizer:
         self.small_locator = small_locator
         self.max_side = MAX_SIDE  # a longer frame is read shrunk to this (None: never)
         self.turn_portrait = True  # a frame taller than wide is read turned to lie wide
+        self.tiles = True  # a still image's small cards in many pixels read again in tiles
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
         self.second = second
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
@@ -316,8 +317,33 @@ class Recognizer:
         h, w = frame.shape[:2]
         if self.turn_portrait and h > w:
             turned = np.ascontiguousarray(np.rot90(frame))
-            return self._sized(turned, memory, threshold).turned_back((w, h))
-        return self._sized(frame, memory, threshold)
+            return self._read(turned, memory, threshold).turned_back((w, h))
+        return self._read(frame, memory, threshold)
+
+    @property
+    def detail_side(self) -> int | None:
+        """The longest side of a still image whose pixels this recognizer can use (None: any):
+        :attr:`max_side`, or more where small cards are read again in tiles (a large JPEG may
+        be decoded reduced to it, ``sueca.hardware.images.read_image``)."""
+        if not self.max_side:
+            return None
+        if not self.tiles:
+            return self.max_side
+        from sueca.vision.tiles import TILE_SIDE
+
+        return int(np.ceil(self.max_side / TILE_SIDE))
+
+    def _read(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
+        """:meth:`_sized`, and a still image whose cards are small in many pixels read again
+        in tiles (:attr:`tiles`, :mod:`sueca.vision.tiles`)."""
+        dets = self._sized(frame, memory, threshold)
+        if memory is not None or not self.tiles:
+            return dets
+        from sueca.vision.tiles import tiled_look, wants_tiles
+
+        if not wants_tiles(dets, (frame.shape[1], frame.shape[0]), self.max_side):
+            return dets
+        return tiled_look(lambda part: self._sized(part, None, threshold), frame, dets)
 
     def _sized(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
         h, w = frame.shape[:2]

@@ -90,9 +90,9 @@ def detect_entry(recognizer, path: str, include_unreadable: bool = False, thresh
     run wrote there, grown in place)."""
     from sueca.hardware.images import read_image as read
 
-    # a large JPEG is decoded reduced to what the recognizer reads (its ``max_side``), and
-    # the cards are given in the whole photo's pixels
-    picture = read(path, at_least=getattr(recognizer, "max_side", None))
+    # a large JPEG is decoded reduced to what the recognizer reads (its ``max_side``, more
+    # where it reads small cards in tiles), and the cards are given in the whole photo's pixels
+    picture = read(path, at_least=getattr(recognizer, "detail_side", getattr(recognizer, "max_side", None)))
     found = recognizer(picture.image, threshold=threshold)
     dets = found.scaled(*picture.scale, picture.size)
     cards = dets.to_json()

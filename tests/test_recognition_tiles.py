@@ -1,0 +1,140 @@
+"""Small cards in a large photo read again in tiles (:mod:`sueca.vision.tiles`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
+from sueca.vision.tiles import TILE_SIDE, _cut, merge, tile_windows, tiled_look, wants_tiles
+
+SIZE = (4032, 3024)
+
+
+def cards(outlines, codes, conf=0.99, size=SIZE):
+    q = np.asarray(outlines, np.float32).reshape(-1, 4, 2)
+    n = len(q)
+    return CardDetections(outline_boxes(q, size), tuple(codes), np.full(n, conf, np.float32),
+                          np.full(n, 0.8, np.float32), q)
+
+
+def rect(x, y, w=100, h=140):
+    return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
+
+
+def test_tiles_cover_the_frame_and_overlap():
+    wins = tile_windows(*SIZE)
+    assert len(wins) == 4
+    cover = np.zeros(SIZE[::-1], bool)
+    for x0, y0, x1, y1 in wins:
+        assert (x1 - x0, y1 - y0) == (round(TILE_SIDE * SIZE[0]), round(TILE_SIDE * SIZE[1]))
+        cover[y0:y1, x0:x1] = True
+    assert cover.all()
+    # neighbours overlap by a fifth of the frame: a card up to that size lies whole in one
+    assert wins[0][2] - wins[1][0] >= 0.19 * SIZE[0] and wins[0][3] - wins[2][1] >= 0.19 * SIZE[1]
+
+
+def test_only_large_photos_with_small_cards_are_tiled():
+    small = cards([rect(1000, 1000, 150, 210)], ["2S"])
+    large = cards([rect(1000, 1000, 450, 630)], ["2S"])
+    assert wants_tiles(small, SIZE, 1600)
+    assert not wants_tiles(large, SIZE, 1600)
+    assert wants_tiles(CardDetections.empty(), SIZE, 1600)  # nothing found: look closer
+    # a frame the recognizer reads at (nearly) full size gains nothing from tiles
+    assert not wants_tiles(CardDetections.empty(), (1280, 960), 1600)
+    assert not wants_tiles(CardDetections.empty(), (1920, 1080), 1600)
+    assert not wants_tiles(small, SIZE, None)
+
+
+def test_a_card_cut_by_an_inner_edge_is_left_to_the_next_tile():
+    win = tile_windows(*SIZE)[0]  # top left: its right and bottom edges are inner
+    tw, th = win[2] - win[0], win[3] - win[1]
+    found = cards([rect(0, 0), rect(tw - 60, 500), rect(500, th - 100), rect(900, 900)], ["AS", "2S", "3S", "4S"],
+                  size=(tw, th))
+    assert _cut(found, win, SIZE).tolist() == [False, True, True, False]
+
+
+def test_merge_reads_unread_cards_and_refuses_two_readings():
+    base = cards([rect(100, 100), rect(400, 100), rect(700, 100)], [UNREADABLE, "5H", "6H"])
+    extra = cards([rect(102, 101), rect(401, 100), rect(700, 101), rect(1500, 900)], ["7C", "5H", "6D", "KD"],
+                  conf=0.995)
+    out = merge(base, extra)
+    assert out.codes == ("7C", "5H", UNREADABLE, "KD")
+    assert out.confidence[2] == np.float32(0.8)  # an unreadable card's confidence is the locator's
+    assert np.allclose(out.corners[0], extra.corners[0]) and np.allclose(out.corners[3], extra.corners[3])
+
+
+def test_merge_matches_a_piles_cards_one_to_one():
+    # two cards of a pile overlap by more than SAME_PLACE; each tile card goes to its own
+    top, under = rect(100, 100), rect(112, 110)
+    base = cards([top, under], ["QS", "JD"])
+    extra = cards([rect(113, 110), rect(101, 100)], ["JD", "QS"])
+    assert merge(base, extra).codes == ("QS", "JD")
+
+
+def coded_frame(w, h):
+    """A frame whose every pixel tells its own place: x, y low bytes and their high nibbles."""
+    ys, xs = np.mgrid[0:h, 0:w]
+    return np.stack([xs & 255, ys & 255, (xs >> 8) | ((ys >> 8) << 4)], axis=-1).astype(np.uint8)
+
+
+class Tiled:
+    """Reads each tile as the cards at fixed frame places that lie in it, in the tile's pixels."""
+
+    def __init__(self, frame_cards):
+        self.frame_cards, self.seen = frame_cards, []
+
+    def __call__(self, tile):
+        b0, b1, b2 = (int(v) for v in tile[0, 0])
+        x0, y0 = b0 | ((b2 & 15) << 8), b1 | ((b2 >> 4) << 8)
+        self.seen.append((x0, y0))
+        h, w = tile.shape[:2]
+        q = self.frame_cards.corners - np.float32([x0, y0])
+        # a card partly in the tile is found cut at its edge, as a locator would
+        inside = (q.max(axis=1) > 0).all(axis=1) & (q[..., 0].min(axis=1) < w) & (q[..., 1].min(axis=1) < h)
+        q = np.clip(q[inside], 0, [w - 1, h - 1])
+        return cards(q, [c for c, k in zip(self.frame_cards.codes, inside) if k], size=(w, h))
+
+
+def test_tiled_look_gives_each_card_once_in_frame_pixels():
+    w, h = SIZE
+    # one card in the middle lies whole in all four tiles; one near a corner in one; one is cut
+    # by the first tile's inner edge and lies whole in the second
+    x_cut = tile_windows(w, h)[0][2] - 50
+    truth = cards([rect(1950, 1450), rect(200, 200), rect(x_cut, 300)], ["AH", "7S", "KD"])
+    read = Tiled(truth)
+    out = tiled_look(read, coded_frame(w, h), CardDetections.empty())
+    assert sorted(read.seen) == sorted((x0, y0) for x0, y0, _, _ in tile_windows(w, h))
+    assert sorted(out.codes) == ["7S", "AH", "KD"]
+    got = {c: out.corners[i] for i, c in enumerate(out.codes)}
+    for i, code in enumerate(truth.codes):
+        assert np.allclose(got[code], truth.corners[i]), code
+
+
+def test_small_cards_in_a_12_mp_photo_are_read_in_tiles():
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.train_data import render
+    from sueca.vision.train_eval import match
+
+    scene = render(1000001, SIZE, "test", card_frac=(0.035, 0.06))  # 6 read whole, 8 in tiles
+    rec = load_recognizer()
+    rec.tiles = False
+    before = rec(scene.image)
+    rec.tiles = True
+    after = rec(scene.image)
+
+    def right(dets):
+        pairs = dict(match(dets, scene.cards))
+        ok = wrong = 0
+        for i, code in enumerate(dets.codes):
+            if code == UNREADABLE:
+                continue
+            j = pairs.get(i)
+            if j is not None and scene.cards[j].face_up and scene.cards[j].code == code:
+                ok += 1
+            else:
+                wrong += 1
+        return ok, wrong
+
+    (ok0, wrong0), (ok1, wrong1) = right(before), right(after)
+    assert wrong1 == 0
+    assert ok1 >= ok0 + 2, (ok0, ok1)

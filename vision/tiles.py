@@ -1,0 +1,167 @@
+"""Small cards in a large photo, read again in tiles.
+
+A photo is read shrunk to the recognizer's ``max_side`` (1600 px): the networks learnt the
+table at 1280x960, and a 12 MP photo's cards are mostly large. A phone held far above the
+table takes them small instead, 3.5-6% of the frame high, and shrunk to 1600 px their index
+is a few pixels. Where the cards found are that small, the photo is read again as 2 x 2
+overlapping tiles, each at up to ``max_side`` of its own: the same cards with 1.7 times the
+pixels, as large in the tile as the locator learnt them.
+
+A card cut by a tile's inner edge lies whole in the next tile (they overlap by a fifth of the
+frame), so a tile's card touching an inner edge is dropped. The tiles' cards are then matched
+to the whole photo's, one to one by outline: a card the photo left unread takes the tile's
+reading, a card read two ways is read neither way (a wrong card costs more than a missing
+one), and a card only a tile found is added.
+
+>>> tile_windows(4000, 3000)
+[(0, 0, 2400, 1800), (1600, 0, 4000, 1800), (0, 1200, 2400, 3000), (1600, 1200, 4000, 3000)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+import numpy as np
+
+from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
+from sueca.vision.readings import one_per_card, outline_iou
+
+#: Each tile's side, as a fraction of the frame's (2 x 2 tiles overlapping by 0.2).
+TILE_SIDE = 0.6
+#: Tiles only where the cards' median long side is under this fraction of the frame's short
+#: side (the locator learnt cards 6-20% of the frame high: their long side 0.06-0.2).
+SMALL = 0.1
+#: ... and where a tile has this many times the pixels a card had in the shrunk photo.
+MIN_GAIN = 1.25
+#: Outline IoU from which a tile's card is the photo's card at that place.
+SAME_PLACE = 0.5
+#: A tile's card within this fraction of the tile's side of an inner edge is cut by it.
+EDGE = 0.004
+
+
+def tile_windows(w: int, h: int, side: float = TILE_SIDE) -> list[tuple[int, int, int, int]]:
+    """The 2 x 2 tiles (x0, y0, x1, y1) of a ``w`` x ``h`` frame, each ``side`` of it."""
+    tw, th = round(side * w), round(side * h)
+    return [(x0, y0, x0 + tw, y0 + th) for y0 in (0, h - th) for x0 in (0, w - tw)]
+
+
+def wants_tiles(dets: CardDetections, size: tuple[int, int], max_side: int | None,
+                small: float = SMALL, gain: float = MIN_GAIN) -> bool:
+    """Whether a photo of ``size`` (w, h), read as ``dets``, is worth reading in tiles: large
+    enough that a tile has ``gain`` times the pixels, and its cards (if any) small."""
+    w, h = size
+    if not max_side:
+        return False
+    whole = min(1.0, max_side / max(w, h))  # the scale each is read at
+    tile = min(1.0, max_side / (TILE_SIDE * max(w, h)))
+    if tile < gain * whole:
+        return False
+    if len(dets) == 0 or dets.corners is None:
+        return True
+    q = dets.corners
+    sides = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)  # (N, 4)
+    return float(np.median(sides.max(axis=1))) < small * min(w, h)
+
+
+def _cut(dets: CardDetections, window, size, edge: float = EDGE) -> np.ndarray:
+    """Which of a tile's cards (in the tile's pixels) touch one of its inner edges."""
+    x0, y0, x1, y1 = window
+    w, h = size
+    tw, th = x1 - x0, y1 - y0
+    mx, my = edge * tw, edge * th
+    b = dets.xyxy
+    cut = np.zeros(len(dets), bool)
+    if x0 > 0:
+        cut |= b[:, 0] <= mx
+    if x1 < w:
+        cut |= b[:, 2] >= tw - mx
+    if y0 > 0:
+        cut |= b[:, 1] <= my
+    if y1 < h:
+        cut |= b[:, 3] >= th - my
+    return cut
+
+
+def _moved(dets: CardDetections, dx: float, dy: float, size) -> CardDetections:
+    corners = None if dets.corners is None else (dets.corners + np.float32([dx, dy])).astype(np.float32)
+    xyxy = (dets.xyxy + np.float32([dx, dy, dx, dy])).astype(np.float32) if corners is None \
+        else outline_boxes(corners, size)
+    return replace(dets, corners=corners, xyxy=xyxy)
+
+
+def _iou(a: CardDetections, i: int, b: CardDetections, j: int) -> float:
+    if a.corners is not None and b.corners is not None:
+        return outline_iou(a.corners[i], b.corners[j])
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.xyxy[i], b.xyxy[j]
+    iw, ih = max(0.0, min(ax1, bx1) - max(ax0, bx0)), max(0.0, min(ay1, by1) - max(ay0, by0))
+    union = (ax1 - ax0) * (ay1 - ay0) + (bx1 - bx0) * (by1 - by0) - iw * ih
+    return float(iw * ih / union) if union > 0 else 0.0
+
+
+def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE) -> CardDetections:
+    """``base`` with ``extra``'s cards: matched one to one by outline IoU (at least ``same``,
+    the most overlapping pairs first), an unread card takes a reading, two readings that differ
+    make the card unreadable, and an unmatched card of ``extra`` is added.
+
+    >>> q = np.array([[[0, 0], [70, 0], [70, 100], [0, 100]]], np.float32)
+    >>> one = lambda code, dx=0: CardDetections(outline_boxes(q + dx, (500, 500)), (code,),
+    ...     np.float32([0.99]), np.float32([0.9]), q + dx)
+    >>> merge(one(""), one("2S", 2)).codes, merge(one("2S"), one("2C", 1)).codes
+    (('2S',), ('',))
+    >>> merge(one("2S"), one("3H", 200)).codes
+    ('2S', '3H')
+    """
+    if len(extra) == 0:
+        return base
+    if len(base) == 0:
+        return extra
+    pairs = sorted(((_iou(base, i, extra, j), i, j) for i in range(len(base)) for j in range(len(extra))),
+                   reverse=True)
+    matched_b: dict[int, int] = {}
+    matched_e: set[int] = set()
+    for iou, i, j in pairs:
+        if iou < same:
+            break
+        if i in matched_b or j in matched_e:
+            continue
+        matched_b[i], _ = j, matched_e.add(j)
+    codes, conf = list(base.codes), base.confidence.copy()
+    corners = None if base.corners is None else base.corners.copy()
+    xyxy = base.xyxy.copy()
+    for i, j in matched_b.items():
+        mine, theirs = codes[i], extra.codes[j]
+        if theirs == UNREADABLE or theirs == mine:
+            conf[i] = max(conf[i], extra.confidence[j]) if theirs == mine else conf[i]
+        elif mine == UNREADABLE:
+            codes[i], conf[i], xyxy[i] = theirs, extra.confidence[j], extra.xyxy[j]
+            if corners is not None and extra.corners is not None:
+                corners[i] = extra.corners[j]
+        else:  # read two ways: neither
+            codes[i], conf[i] = UNREADABLE, base.locate_confidence[i]
+    merged = replace(base, codes=tuple(codes), confidence=conf.astype(np.float32), xyxy=xyxy, corners=corners)
+    new = [j for j in range(len(extra)) if j not in matched_e]
+    if not new:
+        return merged
+    add = extra[new]
+    both_corners = None if merged.corners is None or add.corners is None else np.concatenate([merged.corners, add.corners])
+    face_up = None if merged.face_up is None or add.face_up is None else np.concatenate([merged.face_up, add.face_up])
+    return CardDetections(np.concatenate([merged.xyxy, add.xyxy]), merged.codes + add.codes,
+                          np.concatenate([merged.confidence, add.confidence]),
+                          np.concatenate([merged.locate_confidence, add.locate_confidence]), both_corners, face_up)
+
+
+def tiled_look(read: Callable[[np.ndarray], CardDetections], frame: np.ndarray,
+               dets: CardDetections) -> CardDetections:
+    """``dets`` (the whole ``frame`` read) with the cards each tile of it reads
+    (``read``: a frame in, its cards in its pixels out), merged as :func:`merge`."""
+    h, w = frame.shape[:2]
+    out = dets
+    for window in tile_windows(w, h):
+        x0, y0, x1, y1 = window
+        found = read(np.ascontiguousarray(frame[y0:y1, x0:x1]))
+        found = found[np.flatnonzero(~_cut(found, window, (w, h)))] if len(found) else found
+        out = merge(out, _moved(found, x0, y0, (w, h)))
+    codes, conf = one_per_card(list(out.codes), out.confidence)
+    conf = np.where([c == UNREADABLE for c in codes], out.locate_confidence, conf).astype(np.float32)
+    return replace(out, codes=tuple(codes), confidence=conf)
