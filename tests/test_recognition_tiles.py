@@ -138,3 +138,42 @@ def test_small_cards_in_a_12_mp_photo_are_read_in_tiles():
     (ok0, _), (ok1, wrong1) = right(before), right(after)
     assert wrong1 == 0
     assert ok1 >= ok0 + 2, (ok0, ok1)
+
+
+def test_sueca_detect_reads_a_12_mp_jpegs_small_cards_from_a_finer_decoding(tmp_path):
+    import cv2
+
+    from sueca.commands.detect import detect_entry
+    from sueca.hardware import images
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.train_data import render
+
+    scene = render(1000001, SIZE, "test", card_frac=(0.035, 0.06))
+    path = tmp_path / "far.jpg"
+    cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    truth = {c.code for c in scene.cards if c.face_up and c.readable}
+    rec = load_recognizer()
+    decoded = []
+    read = images.read_image
+
+    def spy(p, at_least=None):
+        picture = read(p, at_least=at_least)
+        decoded.append(picture.image.shape[:2])
+        return picture
+
+    images.read_image = spy
+    try:
+        rec.tiles = False
+        plain = [c["card"] for c in detect_entry(rec, str(path))["cards"]]
+        assert decoded == [(1512, 2016)]  # decoded at a half: the 1600 px read needs no more
+        rec.tiles = True
+        decoded.clear()
+        entry = detect_entry(rec, str(path))
+    finally:
+        images.read_image = read
+    tiled = [c["card"] for c in entry["cards"]]
+    assert decoded == [(1512, 2016), (3024, 4032)]  # then whole, for the tiles
+    assert set(tiled) <= truth and set(plain) <= truth
+    assert len(tiled) >= len(plain) + 2, (plain, tiled)
+    boxes = np.asarray([c["box"] for c in entry["cards"]])
+    assert boxes[:, 2].max() > 2000 and (boxes[:, [0, 2]] <= SIZE[0]).all()  # the photo's own pixels

@@ -299,9 +299,12 @@ class Recognizer:
             elif memo is not None and candidates is not None:
                 memo.mark_looked(candidates[i])
 
-    def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None) -> CardDetections:
+    def __call__(self, frame: np.ndarray, memory=None, threshold: float | None = None,
+                 tiles: bool | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
-        ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video).
+        ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video);
+        ``tiles``: whether a still image's small cards may be read again in tiles
+        (:meth:`read_tiles`; None: :attr:`tiles`).
 
         A frame longer than :attr:`max_side` is read shrunk to it (area-averaged) and the
         cards are given in its own pixels: every network sees the card as it learnt it at
@@ -317,8 +320,8 @@ class Recognizer:
         h, w = frame.shape[:2]
         if self.turn_portrait and h > w:
             turned = np.ascontiguousarray(np.rot90(frame))
-            return self._read(turned, memory, threshold).turned_back((w, h))
-        return self._read(frame, memory, threshold)
+            return self._read(turned, memory, threshold, tiles).turned_back((w, h))
+        return self._read(frame, memory, threshold, tiles)
 
     @property
     def detail_side(self) -> int | None:
@@ -333,17 +336,22 @@ class Recognizer:
 
         return int(np.ceil(self.max_side / TILE_SIDE))
 
-    def _read(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
-        """:meth:`_sized`, and a still image whose cards are small in many pixels read again
-        in tiles (:attr:`tiles`, :mod:`sueca.vision.tiles`)."""
+    def _read(self, frame: np.ndarray, memory, threshold: float | None, tiles: bool | None) -> CardDetections:
         dets = self._sized(frame, memory, threshold)
-        if memory is not None or not self.tiles:
+        if memory is not None or not (self.tiles if tiles is None else tiles):
             return dets
+        return self.read_tiles(frame, dets, threshold)
+
+    def read_tiles(self, frame: np.ndarray, dets: CardDetections, threshold: float | None = None) -> CardDetections:
+        """``dets`` (the still image ``frame`` read whole) with, where its cards are small in
+        many pixels (:func:`sueca.vision.tiles.wants_tiles`), the cards its tiles read
+        (:mod:`sueca.vision.tiles`); ``sueca detect`` reads a large JPEG whole from a reduced
+        decoding and its tiles from a finer one."""
         from sueca.vision.tiles import tiled_look, wants_tiles
 
         if not wants_tiles(dets, (frame.shape[1], frame.shape[0]), self.max_side):
             return dets
-        return tiled_look(lambda part: self._sized(part, None, threshold), frame, dets)
+        return tiled_look(lambda part: self(part, threshold=threshold, tiles=False), frame, dets)
 
     def _sized(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
         h, w = frame.shape[:2]

@@ -125,14 +125,17 @@ def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE)
             break
         if i in matched_b or j in matched_e:
             continue
-        matched_b[i], _ = j, matched_e.add(j)
+        matched_b[i] = j
+        matched_e.add(j)
     codes, conf = list(base.codes), base.confidence.copy()
     corners = None if base.corners is None else base.corners.copy()
     xyxy = base.xyxy.copy()
     for i, j in matched_b.items():
         mine, theirs = codes[i], extra.codes[j]
-        if theirs == UNREADABLE or theirs == mine:
-            conf[i] = max(conf[i], extra.confidence[j]) if theirs == mine else conf[i]
+        if theirs == mine:
+            conf[i] = max(conf[i], extra.confidence[j])
+        elif theirs == UNREADABLE:
+            continue
         elif mine == UNREADABLE:
             codes[i], conf[i], xyxy[i] = theirs, extra.confidence[j], extra.xyxy[j]
             if corners is not None and extra.corners is not None:
@@ -144,7 +147,8 @@ def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE)
     if not new:
         return merged
     add = extra[new]
-    both_corners = None if merged.corners is None or add.corners is None else np.concatenate([merged.corners, add.corners])
+    both_corners = (None if merged.corners is None or add.corners is None
+                    else np.concatenate([merged.corners, add.corners]))
     face_up = None if merged.face_up is None or add.face_up is None else np.concatenate([merged.face_up, add.face_up])
     return CardDetections(np.concatenate([merged.xyxy, add.xyxy]), merged.codes + add.codes,
                           np.concatenate([merged.confidence, add.confidence]),

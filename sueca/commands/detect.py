@@ -90,11 +90,24 @@ def detect_entry(recognizer, path: str, include_unreadable: bool = False, thresh
     run wrote there, grown in place)."""
     from sueca.hardware.images import read_image as read
 
-    # a large JPEG is decoded reduced to what the recognizer reads (its ``max_side``, more
-    # where it reads small cards in tiles), and the cards are given in the whole photo's pixels
-    picture = read(path, at_least=getattr(recognizer, "detail_side", getattr(recognizer, "max_side", None)))
-    found = recognizer(picture.image, threshold=threshold)
-    dets = found.scaled(*picture.scale, picture.size)
+    # a large JPEG is decoded reduced to what the recognizer reads (its ``max_side``), and
+    # the cards are given in the whole photo's pixels; where its cards are small, it is decoded
+    # again, finer, for the recognizer's tiles
+    max_side = getattr(recognizer, "max_side", None)
+    picture = read(path, at_least=max_side)
+    finer = getattr(recognizer, "detail_side", None)
+    reduced = picture.image.shape[:2] != picture.size[::-1]
+    if not (reduced and finer and max_side and finer > max_side):
+        dets = recognizer(picture.image, threshold=threshold).scaled(*picture.scale, picture.size)
+    else:
+        dets = recognizer(picture.image, threshold=threshold, tiles=False).scaled(*picture.scale, picture.size)
+        from sueca.vision.tiles import wants_tiles
+
+        if wants_tiles(dets, picture.size, max_side):
+            fine = read(path, at_least=finer)
+            gx, gy = fine.scale
+            whole = dets.scaled(1 / gx, 1 / gy, (fine.image.shape[1], fine.image.shape[0]))
+            dets = recognizer.read_tiles(fine.image, whole, threshold).scaled(gx, gy, picture.size)
     cards = dets.to_json()
     if include_unreadable:
         for i, code in enumerate(dets.codes):
@@ -109,7 +122,10 @@ def detect_entry(recognizer, path: str, include_unreadable: bool = False, thresh
 
         out = annotated_path(annotate, path, set() if written is None else written)
         # drawn on the picture as decoded: a 200 MP photo is not written back at full size
-        if not cv2.imwrite(str(out), draw_detections(picture.image, found), [cv2.IMWRITE_JPEG_QUALITY, 90]):
+        sx, sy = picture.scale
+        h, w = picture.image.shape[:2]
+        drawn = draw_detections(picture.image, dets.scaled(1 / sx, 1 / sy, (w, h)))
+        if not cv2.imwrite(str(out), drawn, [cv2.IMWRITE_JPEG_QUALITY, 90]):
             raise ValueError(f"{out}: não foi possível escrever / could not be written")
         entry["annotated"] = str(out)
     return entry
