@@ -3,16 +3,17 @@ side by side in one run (ONNX Runtime, the installed model).
 
 Rows (each: generated test-style scenes, held-out decks, 4-8 cards or a spread):
 
+- ``1280x960``: the usual scenes, read again in 2 x 2 tiles (``tiles`` "always", the installed
+  model's, ``sueca.vision.tiles``) and whole only;
 - ``12 MP, small cards``: 4032x3024 with cards 3.5-6% of the frame high (a phone held far
-  above the table): read as the recognizer reads it (small cards read again in 2 x 2 tiles,
-  ``sueca.vision.tiles``) and with ``tiles`` off;
-- ``12 MP, usual cards``: the same size, cards 6-20% of the frame high;
+  above the table), tiles "always", "small" (only such photos) and none;
+- ``12 MP, usual cards``: the same size, cards 6-20% of the frame high, the same three ways;
 - ``upright``: 1280x960 scenes turned a quarter (a phone held upright), read turned back to
-  lie wide (``Recognizer.turn_portrait``) and as they stand.
+  lie wide (``Recognizer.turn_portrait``) and as they stand, tiles "always".
 
 Prints per row the median and 90th percentile ms a photo, the cards read right (of the readable
-ones) and the wrong readings, both ways, and the time ratio. Timings alternate the two ways
-photo by photo, so the machine's drift falls on both.
+ones) and the wrong readings, each way, and the time ratio to the last way. Timings alternate
+the ways photo by photo, so the machine's drift falls on all.
 
     .venv/bin/python benchmarks/bench_photos.py [--photos 12] [--repeats 2]
 """
@@ -29,11 +30,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-#: row -> (size, card_frac, first seed, upright, the recognizer's switch compared)
+TILES = ("always", "small", None)
+#: row -> (size, card_frac, first seed, upright, the recognizer's setting compared, its values)
 ROWS = {
-    "12 MP, small cards": ((4032, 3024), (0.035, 0.06), 1000000, False, "tiles"),
-    "12 MP, usual cards": ((4032, 3024), (0.06, 0.2), 1000000, False, "tiles"),
-    "upright": ((1280, 960), (0.06, 0.2), 900000, True, "turn_portrait"),
+    "1280x960": ((1280, 960), (0.06, 0.2), 900000, False, "tiles", ("always", None)),
+    "12 MP, small cards": ((4032, 3024), (0.035, 0.06), 1000000, False, "tiles", TILES),
+    "12 MP, usual cards": ((4032, 3024), (0.06, 0.2), 1000000, False, "tiles", TILES),
+    "upright": ((1280, 960), (0.06, 0.2), 900000, True, "turn_portrait", (True, False)),
 }
 
 
@@ -82,32 +85,32 @@ def main(argv=None) -> int:
 
     rec = load_recognizer()
     print(f"CPU: {cpu_name()}; {args.photos} photos a row, {args.repeats} timed reads each way")
-    print(f"{'row':20s} {'way':17s} {'ms median':>10s} {'p90':>8s} {'read right':>12s} {'wrong':>6s}")
+    print(f"{'row':20s} {'way':20s} {'ms median':>10s} {'p90':>8s} {'read right':>12s} {'wrong':>6s}   time")
     for name in args.rows:
-        size, frac, seed0, upright, switch = ROWS[name]
+        size, frac, seed0, upright, setting, values = ROWS[name]
         shots = scenes(size, frac, seed0, args.photos)
         readable = sum(c.readable for s in shots for c in s.cards if c.face_up)
-        times = {True: [], False: []}
-        found = {True: [0, 0], False: [0, 0]}
+        times = {v: [] for v in values}
+        found = {v: [0, 0] for v in values}
         rec(shots[0].image)  # warm
         for s in shots:
             image = np.ascontiguousarray(np.rot90(s.image, -1)) if upright else s.image
-            for on in (True, False):
-                setattr(rec, switch, on)
+            for value in values:
+                setattr(rec, setting, value)
                 for _ in range(args.repeats):
                     t0 = time.perf_counter()
                     dets = rec(image)
-                    times[on].append(1000 * (time.perf_counter() - t0))
+                    times[value].append(1000 * (time.perf_counter() - t0))
                 r, w = score(dets, s.cards, size if upright else None)
-                found[on][0] += r
-                found[on][1] += w
-        setattr(rec, switch, True)
-        for on in (True, False):
-            way = switch if on else f"no {switch}"
-            t = np.asarray(times[on])
-            print(f"{name:20s} {way:17s} {np.median(t):10.0f} {np.percentile(t, 90):8.0f} "
-                  f"{found[on][0]:>5d} of {readable:<4d} {found[on][1]:6d}")
-        print(f"{'':20s} time ratio {np.median(times[True]) / np.median(times[False]):.2f}")
+                found[value][0] += r
+                found[value][1] += w
+            setattr(rec, setting, values[0])
+        for value in values:
+            way = f"{setting} {value}" if value not in (True, False) else (setting if value else f"no {setting}")
+            t = np.asarray(times[value])
+            print(f"{name:20s} {way:20s} {np.median(t):10.0f} {np.percentile(t, 90):8.0f} "
+                  f"{found[value][0]:>5d} of {readable:<4d} {found[value][1]:6d}   "
+                  f"x{np.median(t) / np.median(times[values[-1]]):.2f}")
     return 0
 
 

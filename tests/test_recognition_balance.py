@@ -161,4 +161,5 @@ def test_the_installed_model_reads_cards_on_a_yellow_cloth_as_they_are():
     got, want = rec(img), as_is(img)
     assert got.codes == want.codes and np.allclose(got.confidence, want.confidence)
     assert sorted(c for c in got.codes if c not in ("", "?")) == ["9C", "9H", "KS"]
-    assert all(c in ("", "?") for c in as_is(balanced(img, rec.config.balance)).codes)
+    # the whole frame so balanced (a tile's cards are balanced by that tile's own look)
+    assert all(c in ("", "?") for c in as_is(balanced(img, rec.config.balance), tiles=False).codes)

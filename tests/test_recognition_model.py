@@ -66,7 +66,9 @@ def _read(dets: CardDetections, corners) -> list[str]:
 
 def right_on_test_scenes(recognizers: dict, seeds) -> dict:
     """Per named recognizer, how many readings were right on the held-out test scenes of
-    ``seeds``; every reading must be right (a wrong one fails the test at once)."""
+    ``seeds``, each frame read whole (a stage's own gain: the tiles, tested on their own in
+    ``test_recognition_tiles.py``, find some of the same cards); every reading must be right
+    (a wrong one fails the test at once)."""
     from sueca.vision.train_data import render
     from sueca.vision.train_eval import match
 
@@ -74,7 +76,7 @@ def right_on_test_scenes(recognizers: dict, seeds) -> dict:
     for seed in seeds:
         scene = render(seed, (1280, 960), "test")
         for name, recognizer in recognizers.items():
-            dets = recognizer(scene.image)
+            dets = recognizer(scene.image, tiles=False)
             pairs = dict(match(dets, scene.cards))
             for i, code in enumerate(dets.codes):
                 if code:

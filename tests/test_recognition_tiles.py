@@ -37,6 +37,7 @@ def test_only_large_photos_with_small_cards_are_tiled():
     small = cards([rect(1000, 1000, 150, 210)], ["2S"])
     large = cards([rect(1000, 1000, 450, 630)], ["2S"])
     assert wants_tiles(small, SIZE, 1600)
+    assert wants_tiles(large, SIZE, 1600, "always") and wants_tiles(large, (1280, 960), 1600, "always")
     assert not wants_tiles(large, SIZE, 1600)
     assert wants_tiles(CardDetections.empty(), SIZE, 1600)  # nothing found: look closer
     # a frame the recognizer reads at (nearly) full size gains nothing from tiles
@@ -117,9 +118,9 @@ def test_small_cards_in_a_12_mp_photo_are_read_in_tiles():
 
     scene = render(1000001, SIZE, "test", card_frac=(0.035, 0.06))  # 6 read whole, 8 in tiles
     rec = load_recognizer()
-    rec.tiles = False
+    rec.tiles = None
     before = rec(scene.image)
-    rec.tiles = True
+    rec.tiles = "small"
     after = rec(scene.image)
 
     def right(dets):
@@ -163,10 +164,10 @@ def test_sueca_detect_reads_a_12_mp_jpegs_small_cards_from_a_finer_decoding(tmp_
 
     images.read_image = spy
     try:
-        rec.tiles = False
+        rec.tiles = None
         plain = [c["card"] for c in detect_entry(rec, str(path))["cards"]]
         assert decoded == [(1512, 2016)]  # decoded at a half: the 1600 px read needs no more
-        rec.tiles = True
+        rec.tiles = "small"
         decoded.clear()
         entry = detect_entry(rec, str(path))
     finally:
@@ -177,3 +178,49 @@ def test_sueca_detect_reads_a_12_mp_jpegs_small_cards_from_a_finer_decoding(tmp_
     assert len(tiled) >= len(plain) + 2, (plain, tiled)
     boxes = np.asarray([c["box"] for c in entry["cards"]])
     assert boxes[:, 2].max() > 2000 and (boxes[:, [0, 2]] <= SIZE[0]).all()  # the photo's own pixels
+
+
+def test_every_still_image_is_read_in_tiles_unless_told_otherwise():
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.train_data import render
+
+    frame = render(900003, (1280, 960), "test").image
+    rec = load_recognizer()
+    assert rec.tiles == "always"
+    seen = []
+    locate = rec.locate
+    rec.locate = lambda f, *a, **k: (seen.append(f.shape[:2]), locate(f, *a, **k))[1]
+    rec(frame)
+    assert seen[0] == (960, 1280) and set(seen[1:]) == {(576, 768)}  # the frame, then its four tiles
+    seen.clear()
+    rec(frame, tiles=False)
+    assert set(seen) == {(960, 1280)}
+    seen.clear()
+    rec.tiles = "small"  # cards of the usual size in a 1280 x 960 frame: whole is enough
+    rec(frame)
+    assert set(seen) == {(960, 1280)}
+    seen.clear()
+    from sueca.vision.still import OutlineMemory
+
+    rec.tiles = "always"
+    rec(frame, memory=OutlineMemory())  # video: never
+    assert set(seen) == {(960, 1280)}
+
+
+def test_a_misspelt_tiles_setting_is_refused_naming_the_file(tmp_path):
+    import json
+
+    import pytest
+
+    from sueca.vision.recognizer import RecognizerConfig, default_model_dir
+
+    cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
+    assert cfg["tiles"] == "always"
+    for bad in ("yes", True, "Always"):
+        cfg["tiles"] = bad
+        (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+        with pytest.raises(ValueError, match=r"recognizer\.json: tiles must be"):
+            RecognizerConfig.load(tmp_path)
+    cfg["tiles"] = None
+    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+    assert RecognizerConfig.load(tmp_path).tiles is None

@@ -54,7 +54,6 @@ class Recognizer:
         self.small_locator = small_locator
         self.max_side = MAX_SIDE  # a longer frame is read shrunk to this (None: never)
         self.turn_portrait = True  # a frame taller than wide is read turned to lie wide
-        self.tiles = True  # a still image's small cards in many pixels read again in tiles
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
         self.second = second
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
@@ -303,8 +302,8 @@ class Recognizer:
                  tiles: bool | None = None) -> CardDetections:
         """All face-up cards of one BGR frame; ``memory``: see :meth:`outlines`;
         ``threshold``: instead of the model's (e.g. ``config.video_threshold`` on video);
-        ``tiles``: whether a still image's small cards may be read again in tiles
-        (:meth:`read_tiles`; None: :attr:`tiles`).
+        ``tiles``: False to read a still image whole only (None: as :attr:`tiles` says,
+        :meth:`read_tiles`).
 
         A frame longer than :attr:`max_side` is read shrunk to it (area-averaged) and the
         cards are given in its own pixels: every network sees the card as it learnt it at
@@ -324,6 +323,18 @@ class Recognizer:
         return self._read(frame, memory, threshold, tiles)
 
     @property
+    def tiles(self) -> str | None:
+        """When a still image is read again in 2 x 2 tiles (``config.tiles``, :mod:`sueca.vision.tiles`):
+        "always", "small" (only a large photo of small cards) or None (never)."""
+        return self.config.tiles
+
+    @tiles.setter
+    def tiles(self, value: str | None) -> None:
+        from dataclasses import replace
+
+        self.config = replace(self.config, tiles=value)
+
+    @property
     def detail_side(self) -> int | None:
         """The longest side of a still image whose pixels this recognizer can use (None: any):
         :attr:`max_side`, or more where small cards are read again in tiles (a large JPEG may
@@ -338,18 +349,18 @@ class Recognizer:
 
     def _read(self, frame: np.ndarray, memory, threshold: float | None, tiles: bool | None) -> CardDetections:
         dets = self._sized(frame, memory, threshold)
-        if memory is not None or not (self.tiles if tiles is None else tiles):
+        if memory is not None or not self.tiles or tiles is False:
             return dets
         return self.read_tiles(frame, dets, threshold)
 
     def read_tiles(self, frame: np.ndarray, dets: CardDetections, threshold: float | None = None) -> CardDetections:
-        """``dets`` (the still image ``frame`` read whole) with, where its cards are small in
-        many pixels (:func:`sueca.vision.tiles.wants_tiles`), the cards its tiles read
-        (:mod:`sueca.vision.tiles`); ``sueca detect`` reads a large JPEG whole from a reduced
-        decoding and its tiles from a finer one."""
+        """``dets`` (the still image ``frame`` read whole) with the cards its tiles read, where
+        :attr:`tiles` wants them (:func:`sueca.vision.tiles.wants_tiles`: "always", or "small"
+        cards in many pixels); ``sueca detect`` reads a large JPEG whole from a reduced decoding
+        and, where its cards are small, its tiles from a finer one."""
         from sueca.vision.tiles import tiled_look, wants_tiles
 
-        if not wants_tiles(dets, (frame.shape[1], frame.shape[0]), self.max_side):
+        if not self.tiles or not wants_tiles(dets, (frame.shape[1], frame.shape[0]), self.max_side, self.tiles):
             return dets
         return tiled_look(lambda part: self(part, threshold=threshold, tiles=False), frame, dets)
 

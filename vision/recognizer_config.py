@@ -97,6 +97,9 @@ class RecognizerConfig:
     # {"onnx", "pt"}, "ratio", "least", "conf", "video_conf"} (see _white); None: the one locator
     # and outliner on every table
     white: dict | None = None
+    # a still image read again in 2 x 2 tiles (sueca.vision.tiles): "always", "small" (only a
+    # large photo of small cards), or None: never
+    tiles: str | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -127,7 +130,7 @@ class RecognizerConfig:
             outliner=_outliner(d.get("outliner"), path), second_reader=rd.get("second"),
             face_suit=_face_suit(d.get("face_suit"), path),
             int8=d.get("int8"), balance=_balance(d.get("balance"), path), white=_white(d.get("white"), path),
-            info=d.get("info", {}),
+            tiles=_tiles(d.get("tiles"), path), info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -150,8 +153,18 @@ class RecognizerConfig:
             **({"int8": self.int8} if self.int8 else {}),
             **({"balance": list(self.balance)} if self.balance is not None else {}),
             **({"white": self.white} if self.white else {}),
+            **({"tiles": self.tiles} if self.tiles else {}),
             "info": self.info,
         }
+
+
+def _tiles(value, path: Path) -> str | None:
+    """``tiles`` checked: null, "always" or "small" (:data:`sueca.vision.tiles.POLICIES`)."""
+    from sueca.vision.tiles import POLICIES
+
+    if value is not None and value not in POLICIES:
+        raise ValueError(f"{path}: tiles must be null or one of {', '.join(POLICIES)}, got {value!r}")
+    return value
 
 
 def _balance(value, path: Path) -> tuple[float, float] | None:

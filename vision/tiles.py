@@ -11,7 +11,7 @@ A card cut by a tile's inner edge lies whole in the next tile (they overlap by a
 frame), so a tile's card touching an inner edge is dropped. The tiles' cards are then matched
 to the whole photo's, one to one by outline: a card the photo left unread takes the tile's
 reading, a card read two ways is read neither way (a wrong card costs more than a missing
-one), and a card only a tile found is added.
+one), and a card only a tile found and read is added.
 
 >>> tile_windows(4000, 3000)
 [(0, 0, 2400, 1800), (1600, 0, 4000, 1800), (0, 1200, 2400, 3000), (1600, 1200, 4000, 3000)]
@@ -46,11 +46,21 @@ def tile_windows(w: int, h: int, side: float = TILE_SIDE) -> list[tuple[int, int
     return [(x0, y0, x0 + tw, y0 + th) for y0 in (0, h - th) for x0 in (0, w - tw)]
 
 
+#: When a still image is read in tiles (``Recognizer.tiles``): every one, or only a large photo
+#: of small cards (:func:`wants_tiles`).
+POLICIES = ("always", "small")
+
+
 def wants_tiles(dets: CardDetections, size: tuple[int, int], max_side: int | None,
-                small: float = SMALL, gain: float = MIN_GAIN) -> bool:
-    """Whether a photo of ``size`` (w, h), read as ``dets``, is worth reading in tiles: large
-    enough that a tile has ``gain`` times the pixels, and its cards (if any) small."""
+                policy: str = "small", small: float = SMALL, gain: float = MIN_GAIN) -> bool:
+    """Whether a photo of ``size`` (w, h), read as ``dets``, is read again in tiles: with
+    ``policy`` "always", any photo; with "small", one large enough that a tile has ``gain``
+    times the pixels and whose cards (if any) are small."""
+    if policy not in POLICIES:
+        raise ValueError(f"tiles: expected one of {POLICIES}, got {policy!r}")
     w, h = size
+    if policy == "always":
+        return min(w, h) >= 64
     if not max_side:
         return False
     whole = min(1.0, max_side / max(w, h))  # the scale each is read at
@@ -102,7 +112,7 @@ def _iou(a: CardDetections, i: int, b: CardDetections, j: int) -> float:
 def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE) -> CardDetections:
     """``base`` with ``extra``'s cards: matched one to one by outline IoU (at least ``same``,
     the most overlapping pairs first), an unread card takes a reading, two readings that differ
-    make the card unreadable, and an unmatched card of ``extra`` is added.
+    make the card unreadable, and an unmatched card ``extra`` reads is added.
 
     >>> q = np.array([[[0, 0], [70, 0], [70, 100], [0, 100]]], np.float32)
     >>> one = lambda code, dx=0: CardDetections(outline_boxes(q + dx, (500, 500)), (code,),
@@ -143,7 +153,9 @@ def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE)
         else:  # read two ways: neither
             codes[i], conf[i] = UNREADABLE, base.locate_confidence[i]
     merged = replace(base, codes=tuple(codes), confidence=conf.astype(np.float32), xyxy=xyxy, corners=corners)
-    new = [j for j in range(len(extra)) if j not in matched_e]
+    # a box a tile found but could not read, where the whole image has none, is left out: no
+    # card the whole image missed is any surer for it, and a tile's partial views add such boxes
+    new = [j for j in range(len(extra)) if j not in matched_e and extra.codes[j] != UNREADABLE]
     if not new:
         return merged
     add = extra[new]

@@ -123,7 +123,8 @@ def _second_opinions(cfg) -> str:
         ([f"the locator's {cfg.faint_max} best boxes scored from {cfg.faint_conf:g} up to its threshold"]
          if cfg.faint_conf is not None and cfg.faint_max else []) + \
         ([f"a still image whose largest outline is {cfg.closeup['trigger']:g} of its short side read again "
-          f"shrunk until it is {cfg.closeup['target']:g} (`sueca.vision.closeup`)"] if cfg.closeup else [])
+          f"shrunk until it is {cfg.closeup['target']:g} (`sueca.vision.closeup`)"] if cfg.closeup else []) + \
+        ([f"a still image read again as 2 x 2 tiles ({cfg.tiles}, `sueca.vision.tiles`)"] if cfg.tiles else [])
     return "; " + ", ".join(parts) + ", their cards kept only where read at the threshold" if parts else ""
 
 

@@ -296,7 +296,10 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # a café lamp's cast or a balance fooled by a green cloth, past the
                            # generator's light (the 95th percentile of the training styles'
                            # validation scenes) taken back by that much (vision/balance.py)
-                           balance=BALANCE)
+                           balance=BALANCE,
+                           # every still image read again as 2 x 2 tiles, each card larger to the
+                           # locator (synthetic test 1035 against 997 read, 0 wrong; vision/tiles.py)
+                           tiles="always")
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if (work / "locator_real.json").is_file():  # what the locator's printed-deck round did
