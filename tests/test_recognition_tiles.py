@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
-from sueca.vision.tiles import TILE_SIDE, _cut, merge, tile_windows, tiled_look, wants_tiles
+from sueca.vision.tiles import TILE_SIDE, TileView, _cut, merge, tile_windows, tiled_look, wants_tiles
 
 SIZE = (4032, 3024)
 
@@ -79,21 +79,28 @@ def coded_frame(w, h):
 
 
 class Tiled:
-    """Reads each tile as the cards at fixed frame places that lie in it, in the tile's pixels."""
+    """Reads each tile as the cards at fixed frame places that lie in it, in the tile's pixels,
+    leaving out the boxes its view leaves out (``use_view``), as the recognizer does."""
 
-    def __init__(self, frame_cards):
-        self.frame_cards, self.seen = frame_cards, []
+    def __init__(self, frame_cards, use_view=True):
+        self.frame_cards, self.seen, self.use_view, self.asked = frame_cards, [], use_view, []
 
-    def __call__(self, tile):
+    def __call__(self, tile, view):
         b0, b1, b2 = (int(v) for v in tile[0, 0])
         x0, y0 = b0 | ((b2 & 15) << 8), b1 | ((b2 >> 4) << 8)
         self.seen.append((x0, y0))
         h, w = tile.shape[:2]
+        assert view.size == (w, h)
         q = self.frame_cards.corners - np.float32([x0, y0])
         # a card partly in the tile is found cut at its edge, as a locator would
         inside = (q.max(axis=1) > 0).all(axis=1) & (q[..., 0].min(axis=1) < w) & (q[..., 1].min(axis=1) < h)
         q = np.clip(q[inside], 0, [w - 1, h - 1])
-        return cards(q, [c for c, k in zip(self.frame_cards.codes, inside) if k], size=(w, h))
+        codes = [c for c, k in zip(self.frame_cards.codes, inside) if k]
+        if self.use_view:
+            keep = view.unknown(q)
+            q, codes = q[keep], [c for c, k in zip(codes, keep) if k]
+        self.asked += codes
+        return cards(q, codes, size=(w, h))
 
 
 def test_tiled_look_gives_each_card_once_in_frame_pixels():
@@ -109,6 +116,37 @@ def test_tiled_look_gives_each_card_once_in_frame_pixels():
     got = {c: out.corners[i] for i, c in enumerate(out.codes)}
     for i, code in enumerate(truth.codes):
         assert np.allclose(got[code], truth.corners[i]), code
+
+
+def test_a_tile_reads_no_card_the_whole_image_read_nor_one_its_inner_edges_cut():
+    w, h = SIZE
+    x_cut = tile_windows(w, h)[0][2] - 50
+    truth = cards([rect(1950, 1450), rect(200, 200), rect(x_cut, 300)], ["AH", "7S", "KD"])
+    whole = cards([rect(1951, 1451), rect(200, 200)], ["AH", UNREADABLE])  # AH read, 7S not
+    read = Tiled(truth)
+    out = tiled_look(read, coded_frame(w, h), whole, skip_read=True)
+    # AH lies in all four tiles and none reads it; 7S and KD (whole in the second tile) once each
+    assert sorted(read.asked) == ["7S", "KD"]
+    assert sorted(out.codes) == ["7S", "AH", "KD"]
+    # the same cards as when every tile reads every box and the merge sorts them out
+    every = Tiled(truth, use_view=False)
+    assert sorted(tiled_look(every, coded_frame(w, h), whole).codes) == sorted(out.codes)
+    assert sorted(every.asked) == ["7S", "AH", "AH", "AH", "AH", "KD", "KD"]  # KD cut in the first tile
+    # as installed: only the cut box is left out
+    edges = Tiled(truth)
+    assert sorted(tiled_look(edges, coded_frame(w, h), whole).codes) == sorted(out.codes)
+    assert sorted(edges.asked) == ["7S", "AH", "AH", "AH", "AH", "KD"]
+
+
+def test_a_tile_view_scales_with_its_tile():
+    q = np.asarray([rect(1000, 800, 200, 280)], np.float32)
+    view = TileView(q, (True, False, False, True), (2419, 1814))
+    half = view.scaled(1600 / 2419, 1210 / 1814)
+    assert half.size == (1600, 1210) and half.inner == view.inner
+    assert half.unknown(q * np.float32([1600 / 2419, 1210 / 1814])).tolist() == [False]  # the read card
+    assert half.unknown(q).tolist() == [True]  # at the tile's own scale it lies elsewhere
+    bottom = np.asarray([rect(100, 1210 - 150, 100, 149.5)], np.float32)
+    assert half.unknown(bottom).tolist() == [False] and view.unknown(bottom).tolist() == [True]
 
 
 def test_small_cards_in_a_12_mp_photo_are_read_in_tiles():

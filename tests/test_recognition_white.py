@@ -25,8 +25,8 @@ def _spy(recognizer) -> list:
     calls: list = []
     inner = recognizer._detect
 
-    def detect(self, frame, memory, threshold, white=None):
-        out = inner(frame, memory, threshold, white=white)
+    def detect(self, frame, memory, threshold, white=None, view=None):
+        out = inner(frame, memory, threshold, white=white, view=view)
         calls.append((frame.shape, out is not None))
         return out
 
@@ -130,7 +130,7 @@ def test_on_video_the_white_locators_faint_unread_boxes_are_dropped():
     codes = ("7H", "", "")
     fixed = CardDetections(outline_boxes(corners, (1280, 960)), codes, np.array([0.99, 0.25, 0.6], np.float32),
                            np.array([0.9, 0.25, 0.6], np.float32), corners, np.ones(3, bool))
-    rec.white._detect = lambda frame, memory, threshold: fixed
+    rec.white._detect = lambda frame, memory, threshold, **kw: fixed
     frame = render_scene(962_002, (1280, 960), "test", tables=("white_laminate",)).image
     memory = OutlineMemory()
     memory.table._seen = [1.0, 1.0, 1.0]  # a white table, by its last frames

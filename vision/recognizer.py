@@ -362,19 +362,21 @@ class Recognizer:
 
         if not self.tiles or not wants_tiles(dets, (frame.shape[1], frame.shape[0]), self.max_side, self.tiles):
             return dets
-        return tiled_look(lambda part: self(part, threshold=threshold, tiles=False), frame, dets)
+        # a tile is as wide as its frame: read as a still image of its own, not turned again
+        return tiled_look(lambda part, view: self._sized(part, None, threshold, view), frame, dets)
 
-    def _sized(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
+    def _sized(self, frame: np.ndarray, memory, threshold: float | None, view=None) -> CardDetections:
         h, w = frame.shape[:2]
         if not self.max_side or max(h, w) <= self.max_side:
-            return self._whole(frame, memory, threshold)
+            return self._whole(frame, memory, threshold, view)
         import cv2
 
         k = self.max_side / max(h, w)
         small = cv2.resize(frame, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA)
-        return self._whole(small, memory, threshold).scaled(w / small.shape[1], h / small.shape[0], (w, h))
+        view = None if view is None else view.scaled(small.shape[1] / w, small.shape[0] / h)
+        return self._whole(small, memory, threshold, view).scaled(w / small.shape[1], h / small.shape[0], (w, h))
 
-    def _whole(self, frame: np.ndarray, memory, threshold: float | None) -> CardDetections:
+    def _whole(self, frame: np.ndarray, memory, threshold: float | None, view=None) -> CardDetections:
         """:meth:`_detect`, and on a still image with large cards the close-up pass
         (``config.closeup``, :func:`sueca.vision.closeup.closeup_pass`); not on video, where
         the camera is overhead and a card found late is a play out of order.
@@ -392,7 +394,7 @@ class Recognizer:
             frame = checked_on_cards(frame, allowed, self._card_middles)
         elif running is not None:
             frame = running(frame)
-        use, dets = self._on_table(frame, memory, threshold)
+        use, dets = self._on_table(frame, memory, threshold, view)
         if running is not None:
             running.observe(raw, dets.corners, allowed)
         cfg = self.config.closeup
@@ -402,7 +404,8 @@ class Recognizer:
 
         return closeup_pass(use, frame, dets, threshold, float(cfg["trigger"]), float(cfg["target"]))
 
-    def _on_table(self, frame: np.ndarray, memory, threshold: float | None) -> tuple["Recognizer", CardDetections]:
+    def _on_table(self, frame: np.ndarray, memory, threshold: float | None,
+                  view=None) -> tuple["Recognizer", CardDetections]:
         """:meth:`_detect` by the networks for this table, and the recognizer they are: on a
         table as white as the cards (:mod:`sueca.vision.tabletop`, measured on the cards found)
         the locator and outliner tuned on white tops (``config.white``). A still image's table is
@@ -412,7 +415,7 @@ class Recognizer:
         ``table``)."""
         white = self.config.white
         if self.white is None or not white:
-            return self, self._detect(frame, memory, threshold)
+            return self, self._detect(frame, memory, threshold, view=view)
         from sueca.vision.tabletop import white_table
 
         pair = self._white_pair()
@@ -431,9 +434,9 @@ class Recognizer:
                 dets = dets[keep]
             return use, dets
         ratio, least = float(white["ratio"]), int(white["least"])
-        dets = self._detect(frame, memory, threshold, white=lambda q: white_table(frame, q, ratio, least))
+        dets = self._detect(frame, memory, threshold, white=lambda q: white_table(frame, q, ratio, least), view=view)
         if dets is None:  # the usual pair's outlines lie on a white table: read by the white pair alone
-            return pair, pair._detect(frame, memory, threshold)
+            return pair, pair._detect(frame, memory, threshold, view=view)
         return self, dets
 
     def _white_pair(self) -> "Recognizer":
@@ -452,15 +455,21 @@ class Recognizer:
         mid = q.mean(axis=1, keepdims=True)
         return mid + 0.8 * (q - mid)
 
-    def _detect(self, frame: np.ndarray, memory, threshold: float | None, white=None) -> CardDetections | None:
+    def _detect(self, frame: np.ndarray, memory, threshold: float | None, white=None,
+                view=None) -> CardDetections | None:
         """The cards of ``frame`` by this recognizer's networks; ``white``: a test of the
         outlines found (the locator's own boxes, (N, 4, 2)), checked before anything is read:
         where it holds, None (the frame is read by the white tops' pair instead, and reading
-        it here too would cost the whole read twice)."""
+        it here too would cost the whole read twice); ``view``: ``frame`` is a tile of a still
+        image (:class:`sueca.vision.tiles.TileView`), whose boxes on cards the image read, or cut
+        by an inner edge, are left unread."""
         memo = getattr(memory, "crops", None)
         if memo is not None:
             memo.next_frame()
         located, added = self.locate(frame) if memory is None else self.locate(frame, faint=False)
+        if view is not None and len(located):
+            keep = view.unknown(np.asarray(located.corners, np.float32).reshape(-1, 4, 2))
+            located, added = _subset(located, keep), added[keep]
         refused = getattr(memory, "refused", None)
         if refused is not None and added.any():
             from sueca.vision.still import skip_refused
