@@ -57,3 +57,33 @@ def test_a_photo_held_upright_reads_as_the_same_photo_held_wide():
     rec.turn_portrait = False  # read as it stands: the locator's wide input gets a narrow frame
     rec(tall)
     assert seen and seen[0] == (1280, 960), seen
+
+
+def test_turned_undoes_turned_back():
+    q = np.array([[[3, 4], [13, 4], [13, 24], [3, 24]]], np.float32)  # on the wide frame, 40 x 30
+    d = CardDetections(outline_boxes(q, (40, 30)), ("7S",), np.ones(1, np.float32), np.ones(1, np.float32), q)
+    back = d.turned_back((30, 40))
+    again = back.turned((30, 40))
+    assert np.allclose(again.corners, q) and np.allclose(again.xyxy, d.xyxy)
+    boxes = CardDetections(np.array([[4, 2, 24, 12]], np.float32), ("AH",), np.ones(1, np.float32),
+                           np.ones(1, np.float32))
+    assert boxes.turned((30, 40)).turned_back((30, 40)).xyxy.tolist() == [[4.0, 2.0, 24.0, 12.0]]
+
+
+def test_an_upright_photos_tiles_are_read_turned_as_its_whole():
+    # sueca detect reads a photo whole, then its tiles (Recognizer.read_tiles) from its own pixels
+    from sueca.vision.train_data import render
+
+    rec = load_recognizer()
+    wide = render(900003, (1280, 960), "test").image
+    tall = np.ascontiguousarray(np.rot90(wide, -1))
+    whole_wide, whole_tall = rec(wide, tiles=False), rec(tall, tiles=False)
+    seen = []
+    locate = rec.locate
+    rec.locate = lambda f, *a, **k: (seen.append(f.shape[:2]), locate(f, *a, **k))[1]
+    flat = rec.read_tiles(wide, whole_wide)
+    seen.clear()
+    dets = rec.read_tiles(tall, whole_tall)
+    assert seen and all(w > h for h, w in seen), seen  # every tile turned to lie wide
+    assert dets.codes == flat.codes
+    assert np.abs(dets.corners - upright(flat.corners, 960)).max() < 1e-3

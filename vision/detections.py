@@ -146,6 +146,27 @@ class CardDetections:
         corners = np.stack([w - 1 - self.corners[..., 1], self.corners[..., 0]], axis=-1).astype(np.float32)
         return replace(self, corners=corners, xyxy=outline_boxes(corners, size))
 
+    def turned(self, size: tuple[int, int]) -> "CardDetections":
+        """The same cards in the pixels of their frame of ``size`` (w, h) turned a quarter
+        counter-clockwise (``np.rot90(frame)``): :meth:`turned_back` undone.
+
+        >>> q = np.array([[[10, 0], [29, 0], [29, 9], [10, 9]]], np.float32)  # on the upright frame
+        >>> d = CardDetections(outline_boxes(q, (30, 40)), ("AH",), np.ones(1, np.float32),
+        ...                    np.ones(1, np.float32), q)
+        >>> np.allclose(d.turned((30, 40)).turned_back((30, 40)).corners, q)
+        True
+        """
+        w, h = size
+        if len(self) == 0:
+            return self
+        if self.corners is None:
+            x0, y0, x1, y1 = self.xyxy.T
+            xyxy = np.stack([y0, w - 1 - x1, y1, w - 1 - x0], axis=1)
+            return replace(self, xyxy=np.clip(xyxy, 0, [h, w, h, w]).astype(np.float32))
+        # an unturned pixel (x, y) is the turned (y, w - 1 - x)
+        corners = np.stack([self.corners[..., 1], w - 1 - self.corners[..., 0]], axis=-1).astype(np.float32)
+        return replace(self, corners=corners, xyxy=outline_boxes(corners, (h, w)))
+
     def to_json(self) -> list[dict]:
         """Entries of the ``sueca detect`` contract (readable cards only)."""
         out = []

@@ -360,9 +360,13 @@ class Recognizer:
         and, where its cards are small, its tiles from a finer one."""
         from sueca.vision.tiles import tiled_look, wants_tiles
 
-        if not self.tiles or not wants_tiles(dets, (frame.shape[1], frame.shape[0]), self.max_side, self.tiles):
+        h, w = frame.shape[:2]
+        if not self.tiles or not wants_tiles(dets, (w, h), self.max_side, self.tiles):
             return dets
-        # a tile is as wide as its frame: read as a still image of its own, not turned again
+        if self.turn_portrait and h > w:  # as the whole photo was read (:meth:`__call__`)
+            turned = np.ascontiguousarray(np.rot90(frame))
+            return self.read_tiles(turned, dets.turned((w, h)), threshold).turned_back((w, h))
+        # each tile is as wide as its frame: read as a still image of its own
         return tiled_look(lambda part, view: self._sized(part, None, threshold, view), frame, dets)
 
     def _sized(self, frame: np.ndarray, memory, threshold: float | None, view=None) -> CardDetections:
