@@ -17,13 +17,15 @@ import sueca.vision.recognizer_config
 import sueca.vision.shrunk
 import sueca.vision.split_box
 import sueca.vision.still
+import sueca.vision.tiles
 import sueca.vision.train_eval
 
 
 @pytest.mark.parametrize("module", [sueca.vision.readings, sueca.vision.still, sueca.vision.proposals, sueca.vision.fans,
                                     sueca.vision.face_suit, sueca.vision.recognizer_config, sueca.vision.closeup,
                                     sueca.vision.detections, sueca.vision.train_eval,
-                                    sueca.vision.shrunk, sueca.vision.split_box, sueca.vision.last_look, sueca.vision.anchored, sueca.vision.balance],
+                                    sueca.vision.shrunk, sueca.vision.split_box, sueca.vision.last_look, sueca.vision.anchored, sueca.vision.balance,
+                                    sueca.vision.tiles],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module)
