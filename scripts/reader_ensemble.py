@@ -29,7 +29,6 @@ from pathlib import Path
 
 import numpy as np
 
-from sueca.vision.classes import CARD_CODES
 from sueca.vision.detections import UNREADABLE, CardDetections
 from sueca.vision.onnx_backend import OnnxReader
 from sueca.vision.recognizer import (_one_per_card, combine_corners, combine_readers, load_recognizer,
