@@ -82,23 +82,35 @@ def wants_tiles(dets: CardDetections, size: tuple[int, int], max_side: int | Non
     return float(np.median(sides.max(axis=1))) < small * min(w, h)
 
 
+def _inner_edges(window, size) -> tuple[bool, bool, bool, bool]:
+    """Which edges (left, top, right, bottom) of the tile ``window`` cut a frame of ``size``."""
+    x0, y0, x1, y1 = window
+    w, h = size
+    return x0 > 0, y0 > 0, x1 < w, y1 < h
+
+
+def _touching(lo: np.ndarray, hi: np.ndarray, inner, size, edge: float = EDGE) -> np.ndarray:
+    """Which boxes (their least and greatest x, y: ``lo``, ``hi``, (N, 2), in the pixels of a
+    tile of ``size``) come within ``edge`` of the tile's side of one of its ``inner`` edges."""
+    w, h = size
+    left, top, right, bottom = inner
+    cut = np.zeros(len(lo), bool)
+    if left:
+        cut |= lo[:, 0] <= edge * w
+    if top:
+        cut |= lo[:, 1] <= edge * h
+    if right:
+        cut |= hi[:, 0] >= w - edge * w
+    if bottom:
+        cut |= hi[:, 1] >= h - edge * h
+    return cut
+
+
 def _cut(dets: CardDetections, window, size, edge: float = EDGE) -> np.ndarray:
     """Which of a tile's cards (in the tile's pixels) touch one of its inner edges."""
     x0, y0, x1, y1 = window
-    w, h = size
-    tw, th = x1 - x0, y1 - y0
-    mx, my = edge * tw, edge * th
     b = dets.xyxy
-    cut = np.zeros(len(dets), bool)
-    if x0 > 0:
-        cut |= b[:, 0] <= mx
-    if x1 < w:
-        cut |= b[:, 2] >= tw - mx
-    if y0 > 0:
-        cut |= b[:, 1] <= my
-    if y1 < h:
-        cut |= b[:, 3] >= th - my
-    return cut
+    return _touching(b[:, :2], b[:, 2:], _inner_edges(window, size), (x1 - x0, y1 - y0), edge)
 
 
 @dataclass(frozen=True)
@@ -130,18 +142,7 @@ class TileView:
         already (outline IoU under ``same``) and clear of its inner edges."""
         if not len(boxes):
             return np.zeros(0, bool)
-        w, h = self.size
-        lo, hi = boxes.min(axis=1), boxes.max(axis=1)
-        left, top, right, bottom = self.inner
-        cut = np.zeros(len(boxes), bool)
-        if left:
-            cut |= lo[:, 0] <= edge * w
-        if top:
-            cut |= lo[:, 1] <= edge * h
-        if right:
-            cut |= hi[:, 0] >= w - edge * w
-        if bottom:
-            cut |= hi[:, 1] >= h - edge * h
+        cut = _touching(boxes.min(axis=1), boxes.max(axis=1), self.inner, self.size, edge)
         read = np.array([any(outline_iou(b, k) >= same for k in self.known) for b in boxes], bool)
         return ~cut & ~read
 
@@ -233,7 +234,7 @@ def tiled_look(read: Callable[[np.ndarray, TileView], CardDetections], frame: np
         else np.zeros((0, 4, 2), np.float32)
     for window in tile_windows(w, h):
         x0, y0, x1, y1 = window
-        view = TileView((known - np.float32([x0, y0])).astype(np.float32), (x0 > 0, y0 > 0, x1 < w, y1 < h),
+        view = TileView((known - np.float32([x0, y0])).astype(np.float32), _inner_edges(window, (w, h)),
                         (x1 - x0, y1 - y0))
         found = read(np.ascontiguousarray(frame[y0:y1, x0:x1]), view)
         found = found[np.flatnonzero(~_cut(found, window, (w, h)))] if len(found) else found
