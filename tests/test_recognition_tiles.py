@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
@@ -97,9 +99,13 @@ class Tiled:
         q = np.clip(q[inside], 0, [w - 1, h - 1])
         codes = [c for c, k in zip(self.frame_cards.codes, inside) if k]
         if self.use_view:
-            keep = view.unknown(q)
+            keep = ~view.cut(q)
             q, codes = q[keep], [c for c, k in zip(codes, keep) if k]
-        self.asked += codes
+            at = view.match(q) if view.codes else np.full(len(q), -1)
+            self.asked += [c for c, a in zip(codes, at) if a < 0]
+            codes = [c if a < 0 else view.codes[a] for c, a in zip(codes, at)]  # handed: as the image read it
+        else:
+            self.asked += codes
         return cards(q, codes, size=(w, h))
 
 
@@ -118,14 +124,14 @@ def test_tiled_look_gives_each_card_once_in_frame_pixels():
         assert np.allclose(got[code], truth.corners[i]), code
 
 
-def test_a_tile_reads_no_card_the_whole_image_read_nor_one_its_inner_edges_cut():
+def test_a_tile_takes_the_cards_the_whole_image_read_and_reads_none_its_inner_edges_cut():
     w, h = SIZE
     x_cut = tile_windows(w, h)[0][2] - 50
     truth = cards([rect(1950, 1450), rect(200, 200), rect(x_cut, 300)], ["AH", "7S", "KD"])
     whole = cards([rect(1951, 1451), rect(200, 200)], ["AH", UNREADABLE])  # AH read, 7S not
     read = Tiled(truth)
-    out = tiled_look(read, coded_frame(w, h), whole, skip_read=True)
-    # AH lies in all four tiles and none reads it; 7S and KD (whole in the second tile) once each
+    out = tiled_look(read, coded_frame(w, h), whole, hand_read=True)
+    # AH lies in all four tiles and none reads it again; 7S and KD (whole in the second tile) once each
     assert sorted(read.asked) == ["7S", "KD"]
     assert sorted(out.codes) == ["7S", "AH", "KD"]
     # the same cards as when every tile reads every box and the merge sorts them out
@@ -245,6 +251,52 @@ def test_every_still_image_is_read_in_tiles_unless_told_otherwise():
     assert set(seen) == {(960, 1280)}
 
 
+def test_a_tile_takes_the_whole_images_readings_without_reading_or_checking_them_again(monkeypatch):
+    from sueca.vision.recognizer import Recognizer, load_recognizer
+    from sueca.vision.tiles import _inner_edges
+    from sueca.vision.train_data import render
+
+    scene = render(900003, (1280, 960), "test")
+    rec = load_recognizer()
+    whole = rec(scene.image, tiles=False)
+    read = [i for i, c in enumerate(whole.codes) if c != UNREADABLE]
+    window = tile_windows(1280, 960)[2]  # bottom left: four of its cards read whole
+    x0, y0, x1, y1 = window
+    part = np.ascontiguousarray(scene.image[y0:y1, x0:x1])
+    known = (whole.corners[read] - np.float32([x0, y0])).astype(np.float32)
+
+    def view(codes):
+        conf = np.full(len(read), 0.9876, np.float32) if codes else None
+        return TileView(known, _inner_edges(window, (1280, 960)), (x1 - x0, y1 - y0), codes, conf)
+
+    # readings no reader would give here (cards not in the scene): kept as given, so not read
+    # again, and not withdrawn by the face (which sees other cards): not checked again
+    # of a suit of the other colour, which the face tells apart
+    absent = [c for c in rec.config.reader_classes[:52] if c not in {card.code for card in scene.cards}]
+    red = {"H", "D"}
+    wrong = []
+    for i in read:
+        other = next(c for c in absent if (c[-1] in red) != (whole.codes[i][-1] in red) and c not in wrong)
+        wrong.append(other)
+    wrong = tuple(wrong)
+    asked = []
+    read_quads = Recognizer.read_quads
+    monkeypatch.setattr(Recognizer, "read_quads",
+                        lambda self, f, quads, *a, **k: (asked.append(len(quads)), read_quads(self, f, quads, *a, **k))[1])
+    own = rec._sized(part, None, None, view(()))
+    n_own = asked[0]
+    asked.clear()
+    handed = rec._sized(part, None, None, view(wrong))
+    took = {c: f for c, f in zip(handed.codes, handed.confidence) if c in wrong}
+    inside = [k for k in np.flatnonzero(~view(()).cut(known))
+              if (known[k] >= 0).all() and (known[k] < [x1 - x0, y1 - y0]).all()]
+    assert len(inside) >= 4
+    assert set(took) == {wrong[k] for k in inside}  # every card read whole that lies in the tile
+    assert all(abs(f - 0.9876) < 1e-6 for f in took.values())
+    assert asked[0] <= n_own - len(took)  # the first reading left the handed cards out
+    assert {c for c in own.codes if c} >= {whole.codes[read[k]] for k in inside}  # read by itself: right
+
+
 def test_a_misspelt_tiles_setting_is_refused_naming_the_file(tmp_path):
     import json
 
@@ -262,3 +314,50 @@ def test_a_misspelt_tiles_setting_is_refused_naming_the_file(tmp_path):
     cfg["tiles"] = None
     (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
     assert RecognizerConfig.load(tmp_path).tiles is None
+
+
+def test_tile_reading_is_installed_round_trips_and_refuses_what_it_does_not_know(tmp_path):
+    import json
+
+    import pytest
+
+    from sueca.vision.recognizer import RecognizerConfig, default_model_dir
+
+    installed = RecognizerConfig.load(default_model_dir())
+    assert installed.tile_reading == {"hand_read": True, "flip": False, "zoom": False, "closeup": False}
+    (tmp_path / "recognizer.json").write_text(json.dumps(installed.to_dict()))
+    assert RecognizerConfig.load(tmp_path).tile_reading == installed.tile_reading
+    cfg = json.loads((default_model_dir() / "recognizer.json").read_text())
+    for bad, says in (({"hand_read": "yes"}, "true/false"), ({"flip": False, "mirror": False}, "unknown key"),
+                      ([True], "true/false")):
+        cfg["tile_reading"] = bad
+        (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+        with pytest.raises(ValueError, match=rf"recognizer\.json: tile_reading.*{says}"):
+            RecognizerConfig.load(tmp_path)
+    del cfg["tile_reading"]
+    (tmp_path / "recognizer.json").write_text(json.dumps(cfg))
+    assert RecognizerConfig.load(tmp_path).tile_reading is None
+
+
+def test_a_tile_asks_none_of_the_second_opinions_for_large_cards(monkeypatch):
+    from sueca.vision import closeup, proposals
+    from sueca.vision.recognizer import load_recognizer
+    from sueca.vision.train_data import render
+
+    frame = render(900003, (1280, 960), "test").image
+    rec = load_recognizer()
+    asked, closeups = [], []
+    second = proposals.with_second_opinions
+    monkeypatch.setattr(proposals, "with_second_opinions", lambda locator, f, flip, stock, iou, zoom=False, *a, **k: (
+        asked.append((f.shape[:2], flip, zoom)), second(locator, f, flip, stock, iou, zoom, *a, **k))[1])
+    closeup_pass = closeup.closeup_pass
+    monkeypatch.setattr(closeup, "closeup_pass", lambda r, f, *a: (closeups.append(f.shape[:2]), closeup_pass(r, f, *a))[1])
+    rec(frame)
+    assert asked[0] == ((960, 1280), True, True) and closeups[0] == (960, 1280)  # the whole image: all
+    # its four tiles (one read again by the white tops' pair here): none
+    assert {a for a in asked[1:]} == {((576, 768), False, False)} and len(asked) >= 5
+    assert closeups == [(960, 1280)]
+    asked.clear()
+    rec.config = replace(rec.config, tile_reading=None)  # a tile read as a photo of its own
+    rec(frame)
+    assert {a for a in asked[1:]} == {((576, 768), True, True)}

@@ -358,7 +358,7 @@ class Recognizer:
         :attr:`tiles` wants them (:func:`sueca.vision.tiles.wants_tiles`: "always", or "small"
         cards in many pixels); ``sueca detect`` reads a large JPEG whole from a reduced decoding
         and, where its cards are small, its tiles from a finer one."""
-        from sueca.vision.tiles import tiled_look, wants_tiles
+        from sueca.vision.tiles import TILE_READING, tiled_look, wants_tiles
 
         h, w = frame.shape[:2]
         if not self.tiles or not wants_tiles(dets, (w, h), self.max_side, self.tiles):
@@ -366,8 +366,33 @@ class Recognizer:
         if self.turn_portrait and h > w:  # as the whole photo was read (:meth:`__call__`)
             turned = np.ascontiguousarray(np.rot90(frame))
             return self.read_tiles(turned, dets.turned((w, h)), threshold).turned_back((w, h))
-        # each tile is as wide as its frame: read as a still image of its own
-        return tiled_look(lambda part, view: self._sized(part, None, threshold, view), frame, dets)
+        # each tile is as wide as its frame: read as a still image of its own, with the passes
+        # ``tile_reading`` leaves it (:meth:`_tile_reader`)
+        how = {**TILE_READING, **(self.config.tile_reading or {})}
+        tile = self._tile_reader(how)
+        return tiled_look(lambda part, view: tile._sized(part, None, threshold, view), frame, dets,
+                          hand_read=how["hand_read"])
+
+    def _tile_reader(self, how: dict) -> "Recognizer":
+        """This recognizer, or a twin sharing its networks whose config leaves out the second
+        opinions ``how`` turns off for a tile (``flip``, ``zoom``, ``closeup``)."""
+        from copy import copy
+        from dataclasses import replace
+
+        changes = {}
+        if not how["flip"] and self.config.flip_pass:
+            changes["flip_pass"] = False
+        if not how["zoom"] and self.config.zoom_pass:
+            changes["zoom_pass"] = False
+        if not how["closeup"] and self.config.closeup:
+            changes["closeup"] = None
+        if not changes:
+            return self
+        twin = copy(self)
+        twin.config = replace(self.config, **changes)
+        if self.white is not None:  # its white pair takes the twin's config (_white_pair), not ours
+            twin.white = copy(self.white)
+        return twin
 
     def _sized(self, frame: np.ndarray, memory, threshold: float | None, view=None) -> CardDetections:
         h, w = frame.shape[:2]
@@ -472,7 +497,7 @@ class Recognizer:
             memo.next_frame()
         located, added = self.locate(frame) if memory is None else self.locate(frame, faint=False)
         if view is not None and len(located):
-            keep = view.unknown(np.asarray(located.corners, np.float32).reshape(-1, 4, 2))
+            keep = ~view.cut(np.asarray(located.corners, np.float32).reshape(-1, 4, 2))
             located, added = _subset(located, keep), added[keep]
         refused = getattr(memory, "refused", None)
         if refused is not None and added.any():
@@ -511,7 +536,9 @@ class Recognizer:
             return None
         exact = not self.config.refine and self.outliner is None
         faces: dict = {}  # each card's face looked at once this frame
-        codes, confs = self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo, faces=faces)
+        # a tile's outline on a card the whole image read takes that reading (:class:`TileView`)
+        handed = view.match(corners) if view is not None and len(view.codes) else np.full(len(corners), -1)
+        codes, confs = self._read_new(frame, candidates, handed, view, exact, threshold, memo, faces)
         self._second_look(frame, corners, codes, confs, threshold, added, candidates, memo, faces)
         anchored = (self.config.outliner or {}).get("anchored")
         if memory is None and anchored:
@@ -529,7 +556,8 @@ class Recognizer:
             shrunk_look(self, frame, corners, codes, confs, threshold, float(shrunk), faces, skip=added)
         withdrawn = set()  # codes the face ruled out: not taken from another box or a spread step either
         if self.face is not None:
-            for i in np.flatnonzero(self.face.check(frame, corners, codes, candidates, memo, faces)):
+            asked = [UNREADABLE if k >= 0 else c for c, k in zip(codes, handed)]  # handed: checked then
+            for i in np.flatnonzero(self.face.check(frame, corners, asked, candidates, memo, faces)):
                 withdrawn.add(codes[i])
             # the face shows another suit: withdrawn, not guessed; a second box on the same card
             # (a skewed outline whose face view shows less) reads the same code and goes too
@@ -598,6 +626,20 @@ class Recognizer:
         xyxy = outline_boxes(corners, (frame.shape[1], frame.shape[0]))
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
         return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+
+    def _read_new(self, frame, candidates, handed, view, exact, threshold, memo, faces):
+        """:meth:`read_quads` of the cards not ``handed`` (-1); the others take ``view``'s readings."""
+        todo = np.flatnonzero(handed < 0)
+        if len(todo) == len(candidates):
+            return self.read_quads(frame, candidates, exact=exact, threshold=threshold, memo=memo, faces=faces)
+        codes = [view.codes[k] if k >= 0 else UNREADABLE for k in handed]
+        confs = np.float32([view.confidence[k] if k >= 0 else 0.0 for k in handed])
+        if len(todo):
+            read, conf = self.read_quads(frame, [candidates[i] for i in todo], exact=exact, threshold=threshold,
+                                         memo=memo, faces=faces)
+            for i, c, f in zip(todo, read, conf):
+                codes[i], confs[i] = c, f
+        return codes, confs
 
 
 def _subset(located, mask: np.ndarray):

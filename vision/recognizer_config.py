@@ -100,6 +100,11 @@ class RecognizerConfig:
     # a still image read again in 2 x 2 tiles (sueca.vision.tiles): "always", "small" (only a
     # large photo of small cards), or None: never
     tiles: str | None = None
+    # how a tile is read (sueca.vision.tiles.TILE_READING's keys): "hand_read", a tile takes the
+    # whole image's readings of the cards it read; "flip", "zoom", "closeup" false: those second
+    # opinions, which the whole image asked already, are not asked in a tile.
+    # None: a tile is read as a photo of its own
+    tile_reading: dict | None = None
     info: dict = field(default_factory=dict)
 
     @classmethod
@@ -130,7 +135,8 @@ class RecognizerConfig:
             outliner=_outliner(d.get("outliner"), path), second_reader=rd.get("second"),
             face_suit=_face_suit(d.get("face_suit"), path),
             int8=d.get("int8"), balance=_balance(d.get("balance"), path), white=_white(d.get("white"), path),
-            tiles=_tiles(d.get("tiles"), path), info=d.get("info", {}),
+            tiles=_tiles(d.get("tiles"), path), tile_reading=_tile_reading(d.get("tile_reading"), path),
+            info=d.get("info", {}),
         )
 
     def to_dict(self) -> dict:
@@ -154,6 +160,7 @@ class RecognizerConfig:
             **({"balance": list(self.balance)} if self.balance is not None else {}),
             **({"white": self.white} if self.white else {}),
             **({"tiles": self.tiles} if self.tiles else {}),
+            **({"tile_reading": dict(self.tile_reading)} if self.tile_reading else {}),
             "info": self.info,
         }
 
@@ -165,6 +172,22 @@ def _tiles(value, path: Path) -> str | None:
     if value is not None and value not in POLICIES:
         raise ValueError(f"{path}: tiles must be null or one of {', '.join(POLICIES)}, got {value!r}")
     return value
+
+
+def _tile_reading(value, path: Path) -> dict | None:
+    """``tile_reading`` checked: null, or an object of true/false values whose keys are
+    :data:`sueca.vision.tiles.TILE_READING`'s."""
+    from sueca.vision.tiles import TILE_READING
+
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not all(isinstance(v, bool) for v in value.values()):
+        raise ValueError(f"{path}: tile_reading must be null or an object of true/false values, got {value!r}")
+    unknown = sorted(set(value) - set(TILE_READING))
+    if unknown:
+        raise ValueError(f"{path}: tile_reading: unknown key(s) {', '.join(unknown)}; "
+                         f"expected some of {', '.join(TILE_READING)}")
+    return dict(value)
 
 
 def _balance(value, path: Path) -> tuple[float, float] | None:

@@ -13,10 +13,17 @@ its own, with 1.7 times the pixels.
 
 A card cut by a tile's inner edge lies whole in the next tile (they overlap by a fifth of the
 frame), so a tile's card touching an inner edge is dropped, and the locator's boxes that touch
-one are not read in the tile at all (:class:`TileView`: a still image in 1280x960 a sixth
-faster, the same cards read; ``skip_read`` leaves out the cards the whole image read too: a
-third faster, 0.4% fewer printed cards read, so not used; ``models/EXPERIMENTS.md``,
-twenty-third session). The tiles' cards are then matched
+one are not read in the tile at all (:class:`TileView`; ``models/EXPERIMENTS.md``, twenty-third
+session). How a tile is read is ``tile_reading`` in ``recognizer.json`` (:data:`TILE_READING`),
+installed lean since the twenty-fourth session: a tile's outline on a card the whole image read
+(outline IoU at least :data:`SAME_OUTLINE`, one to one) takes that reading, unread and unchecked,
+yet stays in the tile's looks (cards under a spread, the split box); and a tile asks none of
+the locator's second opinions the whole image asked already (the mirrored frame; the small
+input and the close-up pass, for cards larger than it learnt, which a tile makes larger
+still). Against a tile read as a photo of its own:
+about four fifths of a still image's time (0.81, photo by photo), 4 wrong cards of the printed
+1924 against 7, 4 fewer read, 2 more of the synthetic test's.
+The tiles' cards are then matched
 to the whole photo's, one to one by outline: a card the photo left unread takes the tile's
 reading, a card read two ways is read neither way (a wrong card costs more than a missing
 one), and a card only a tile found and read is added.
@@ -44,6 +51,12 @@ SMALL = 0.1
 MIN_GAIN = 1.25
 #: Outline IoU from which a tile's card is the photo's card at that place.
 SAME_PLACE = 0.5
+#: What ``tile_reading`` in ``recognizer.json`` may say of a tile's read, and what each means
+#: where unsaid (:meth:`sueca.vision.recognizer.Recognizer.read_tiles`).
+TILE_READING = {"hand_read": False, "flip": True, "zoom": True, "closeup": True}
+#: Outline IoU from which a tile's outline is the same as the whole image's read card (both
+#: outlines of one card lying clear agree closely; a looser match is often a card under it).
+SAME_OUTLINE = 0.8
 #: A tile's card within this fraction of the tile's side of an inner edge is cut by it.
 EDGE = 0.004
 
@@ -115,14 +128,16 @@ def _cut(dets: CardDetections, window, size, edge: float = EDGE) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TileView:
-    """What a tile's read leaves out, in the tile's pixels: ``known``, the outlines (N, 4, 2) of
-    the cards the whole image read, and ``inner``, the tile's edges that cut the frame (left,
+    """What a tile's read need not do again, in the tile's pixels: ``known``, the outlines
+    (N, 4, 2) of cards the whole image read, ``codes`` and ``confidence`` their readings (none:
+    the tile reads every card itself), and ``inner``, the tile's edges that cut the frame (left,
     top, right, bottom) within ``size`` (w, h).
 
     >>> q = np.array([[[10, 10], [40, 10], [40, 50], [10, 50]]], np.float32)
-    >>> view = TileView(q, (False, False, True, False), (100, 100))
-    >>> view.unknown(np.concatenate([q + 1, q + 30, q + [59.9, 0]])).tolist()  # read, new, cut
-    [False, True, False]
+    >>> view = TileView(q, (False, False, True, False), (100, 100), ("7H",), np.float32([0.99]))
+    >>> boxes = np.concatenate([q + 1, q + 30, q + [59.9, 0]])  # on the 7H, new, cut
+    >>> view.cut(boxes).tolist(), view.match(boxes).tolist(), view.unknown(boxes).tolist()
+    ([False, False, True], [0, -1, -1], [False, True, False])
     >>> view.scaled(0.5, 0.5).size, view.scaled(0.5, 0.5).known[0, 2].tolist()
     ((50, 50), [20.0, 25.0])
     """
@@ -130,21 +145,41 @@ class TileView:
     known: np.ndarray
     inner: tuple[bool, bool, bool, bool]
     size: tuple[int, int]
+    codes: tuple[str, ...] = ()
+    confidence: np.ndarray | None = None
 
     def scaled(self, kx: float, ky: float) -> "TileView":
         """The same view of the tile resized by ``kx``, ``ky``."""
         w, h = self.size
         known = (self.known * np.float32([kx, ky])).astype(np.float32)
-        return TileView(known, self.inner, (max(1, round(w * kx)), max(1, round(h * ky))))
+        return replace(self, known=known, size=(max(1, round(w * kx)), max(1, round(h * ky))))
 
-    def unknown(self, boxes: np.ndarray, same: float = SAME_PLACE, edge: float = EDGE) -> np.ndarray:
-        """Which of the locator's ``boxes`` (N, 4, 2) the tile reads: those on no card read
-        already (outline IoU under ``same``) and clear of its inner edges."""
+    def cut(self, boxes: np.ndarray, edge: float = EDGE) -> np.ndarray:
+        """Which of the locator's ``boxes`` (N, 4, 2) come within ``edge`` of an inner edge."""
         if not len(boxes):
             return np.zeros(0, bool)
-        cut = _touching(boxes.min(axis=1), boxes.max(axis=1), self.inner, self.size, edge)
-        read = np.array([any(outline_iou(b, k) >= same for k in self.known) for b in boxes], bool)
-        return ~cut & ~read
+        return _touching(boxes.min(axis=1), boxes.max(axis=1), self.inner, self.size, edge)
+
+    def match(self, boxes: np.ndarray, same: float = SAME_OUTLINE) -> np.ndarray:
+        """Each box's known card (its index; -1: none), one to one, the most overlapping
+        pairs first (outline IoU at least ``same``): a box on a card half under a known one
+        is that card's, not a second view of the known one."""
+        at = np.full(len(boxes), -1, np.int64)
+        pairs = sorted(((outline_iou(b, k), i, j) for i, b in enumerate(boxes) for j, k in enumerate(self.known)),
+                       reverse=True)
+        taken: set[int] = set()
+        for iou, i, j in pairs:
+            if iou < same:
+                break
+            if at[i] < 0 and j not in taken:
+                at[i] = j
+                taken.add(j)
+        return at
+
+    def unknown(self, boxes: np.ndarray, same: float = SAME_OUTLINE, edge: float = EDGE) -> np.ndarray:
+        """Which of the tile's outlines (N, 4, 2) it reads itself: those on no card read
+        already (:meth:`match`) and clear of its inner edges."""
+        return ~self.cut(boxes, edge) & (self.match(boxes, same) < 0)
 
 
 def _moved(dets: CardDetections, dx: float, dy: float, size) -> CardDetections:
@@ -222,20 +257,22 @@ def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE)
 
 
 def tiled_look(read: Callable[[np.ndarray, TileView], CardDetections], frame: np.ndarray,
-               dets: CardDetections, skip_read: bool = False) -> CardDetections:
+               dets: CardDetections, hand_read: bool = False) -> CardDetections:
     """``dets`` (the whole ``frame`` read) with the cards each tile of it reads
     (``read``: a tile and its :class:`TileView` in, its cards in its pixels out), merged as
-    :func:`merge`; ``skip_read``: the view names the cards ``dets`` read, for the tile to leave
-    out (else only its inner edges)."""
+    :func:`merge`; ``hand_read``: the view also names the cards ``dets`` read and their
+    readings, for the tile to take as read rather than read again."""
     h, w = frame.shape[:2]
     out = dets
     read_codes = np.asarray([c != UNREADABLE for c in dets.codes], bool)
-    known = dets.corners[read_codes] if skip_read and dets.corners is not None and read_codes.any() \
-        else np.zeros((0, 4, 2), np.float32)
+    hand = hand_read and dets.corners is not None and bool(read_codes.any())
+    known = dets.corners[read_codes] if hand else np.zeros((0, 4, 2), np.float32)
+    codes = tuple(c for c, r in zip(dets.codes, read_codes) if r) if hand else ()
+    conf = dets.confidence[read_codes] if hand else None
     for window in tile_windows(w, h):
         x0, y0, x1, y1 = window
         view = TileView((known - np.float32([x0, y0])).astype(np.float32), _inner_edges(window, (w, h)),
-                        (x1 - x0, y1 - y0))
+                        (x1 - x0, y1 - y0), codes, conf)
         found = read(np.ascontiguousarray(frame[y0:y1, x0:x1]), view)
         found = found[np.flatnonzero(~_cut(found, window, (w, h)))] if len(found) else found
         out = merge(out, _moved(found, x0, y0, (w, h)))

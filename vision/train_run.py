@@ -38,6 +38,8 @@ BALANCE = (0.5, 0.15)
 #: A still image whose largest outline is 0.28 of its short side is read again shrunk until that
 #: outline is 0.13 of it, the overhead camera's card (sueca.vision.closeup; models/EXPERIMENTS.md)
 CLOSEUP = {"trigger": 0.28, "target": 0.13}
+#: how a still image's tiles are read (``RecognizerConfig.tile_reading``)
+TILE_LEAN = {"hand_read": True, "flip": False, "zoom": False, "closeup": False}
 
 
 @dataclass(frozen=True)
@@ -299,7 +301,11 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            balance=BALANCE,
                            # every still image read again as 2 x 2 tiles, each card larger to the
                            # locator (synthetic test 1035 against 997 read, 0 wrong; vision/tiles.py)
-                           tiles="always")
+                           tiles="always",
+                           # a tile takes the whole image's readings and asks none of the second
+                           # opinions for large cards: 0.81 of the time, 4 of 1924 printed cards
+                           # wrong against 7, 4 fewer read (models/EXPERIMENTS.md, 24th session)
+                           tile_reading=dict(TILE_LEAN))
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
               "reader_tune": [preset.reader_tune_scenes, preset.reader_tune_epochs]}
     if (work / "locator_real.json").is_file():  # what the locator's printed-deck round did
