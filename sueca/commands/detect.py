@@ -46,8 +46,8 @@ def register(subparsers) -> None:
                         "with its cards drawn on it into DIR (NAME.detect.jpg)")
     p.add_argument("--tiles", choices=("always", "small", "off"), default=None,
                    help="ler cada fotografia também em 2 x 2 partes (always, por omissão: mais cartas, cerca de "
-                        "quatro vezes o tempo), só uma fotografia grande de cartas pequenas (small) ou nunca (off) "
-                        "/ read each photo again as 2 x 2 tiles (always, the default: more cards, about four "
+                        "três vezes o tempo), só uma fotografia grande de cartas pequenas (small) ou nunca (off) "
+                        "/ read each photo again as 2 x 2 tiles (always, the default: more cards, about three "
                         "times the time), only a large photo of small cards (small), or never (off)")
     p.set_defaults(func=handler)
 
