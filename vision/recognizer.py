@@ -490,8 +490,8 @@ class Recognizer:
         outlines found (the locator's own boxes, (N, 4, 2)), checked before anything is read:
         where it holds, None (the frame is read by the white tops' pair instead, and reading
         it here too would cost the whole read twice); ``view``: ``frame`` is a tile of a still
-        image (:class:`sueca.vision.tiles.TileView`), whose boxes on cards the image read, or cut
-        by an inner edge, are left unread."""
+        image (:class:`sueca.vision.tiles.TileView`): its boxes cut by an inner edge are left
+        unread, and its outlines on cards the image read take those readings."""
         memo = getattr(memory, "crops", None)
         if memo is not None:
             memo.next_frame()

@@ -161,9 +161,9 @@ class TileView:
         return _touching(boxes.min(axis=1), boxes.max(axis=1), self.inner, self.size, edge)
 
     def match(self, boxes: np.ndarray, same: float = SAME_OUTLINE) -> np.ndarray:
-        """Each box's known card (its index; -1: none), one to one, the most overlapping
-        pairs first (outline IoU at least ``same``): a box on a card half under a known one
-        is that card's, not a second view of the known one."""
+        """Each of the tile's outlines' (``boxes``, N, 4, 2) known card (its index; -1: none),
+        one to one, the most overlapping pairs first (outline IoU at least ``same``): an outline
+        on a card half under a known one is that card's, not a second view of the known one."""
         at = np.full(len(boxes), -1, np.int64)
         pairs = sorted(((outline_iou(b, k), i, j) for i, b in enumerate(boxes) for j, k in enumerate(self.known)),
                        reverse=True)
