@@ -281,8 +281,12 @@ def test_a_tile_takes_the_whole_images_readings_without_reading_or_checking_them
     wrong = tuple(wrong)
     asked = []
     read_quads = Recognizer.read_quads
-    monkeypatch.setattr(Recognizer, "read_quads",
-                        lambda self, f, quads, *a, **k: (asked.append(len(quads)), read_quads(self, f, quads, *a, **k))[1])
+
+    def counted(self, f, quads, *a, **k):
+        asked.append(len(quads))
+        return read_quads(self, f, quads, *a, **k)
+
+    monkeypatch.setattr(Recognizer, "read_quads", counted)
     own = rec._sized(part, None, None, view(()))
     n_own = asked[0]
     asked.clear()
@@ -347,11 +351,18 @@ def test_a_tile_asks_none_of_the_second_opinions_for_large_cards(monkeypatch):
     frame = render(900003, (1280, 960), "test").image
     rec = load_recognizer()
     asked, closeups = [], []
-    second = proposals.with_second_opinions
-    monkeypatch.setattr(proposals, "with_second_opinions", lambda locator, f, flip, stock, iou, zoom=False, *a, **k: (
-        asked.append((f.shape[:2], flip, zoom)), second(locator, f, flip, stock, iou, zoom, *a, **k))[1])
-    closeup_pass = closeup.closeup_pass
-    monkeypatch.setattr(closeup, "closeup_pass", lambda r, f, *a: (closeups.append(f.shape[:2]), closeup_pass(r, f, *a))[1])
+    second, closeup_pass = proposals.with_second_opinions, closeup.closeup_pass
+
+    def opinions(locator, f, flip, stock, iou, zoom=False, *a, **k):
+        asked.append((f.shape[:2], flip, zoom))
+        return second(locator, f, flip, stock, iou, zoom, *a, **k)
+
+    def closeups_seen(r, f, *a):
+        closeups.append(f.shape[:2])
+        return closeup_pass(r, f, *a)
+
+    monkeypatch.setattr(proposals, "with_second_opinions", opinions)
+    monkeypatch.setattr(closeup, "closeup_pass", closeups_seen)
     rec(frame)
     assert asked[0] == ((960, 1280), True, True) and closeups[0] == (960, 1280)  # the whole image: all
     # its four tiles (one read again by the white tops' pair here): none
