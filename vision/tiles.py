@@ -165,21 +165,30 @@ class TileView:
         one to one, the most overlapping pairs first (outline IoU at least ``same``): an outline
         on a card half under a known one is that card's, not a second view of the known one."""
         at = np.full(len(boxes), -1, np.int64)
-        pairs = sorted(((outline_iou(b, k), i, j) for i, b in enumerate(boxes) for j, k in enumerate(self.known)),
-                       reverse=True)
-        taken: set[int] = set()
-        for iou, i, j in pairs:
-            if iou < same:
-                break
-            if at[i] < 0 and j not in taken:
-                at[i] = j
-                taken.add(j)
+        pairs = _one_to_one(((outline_iou(b, k), i, j) for i, b in enumerate(boxes) for j, k in enumerate(self.known)),
+                            same)
+        for i, j in pairs.items():
+            at[i] = j
         return at
 
     def unknown(self, boxes: np.ndarray, same: float = SAME_OUTLINE, edge: float = EDGE) -> np.ndarray:
         """Which of the tile's outlines (N, 4, 2) it reads itself: those on no card read
         already (:meth:`match`) and clear of its inner edges."""
         return ~self.cut(boxes, edge) & (self.match(boxes, same) < 0)
+
+
+def _one_to_one(scored, same: float) -> dict[int, int]:
+    """Pairs (i -> j) from ``scored`` (iou, i, j), each i and each j at most once, the most
+    overlapping first, none under ``same``."""
+    pairs: dict[int, int] = {}
+    taken: set[int] = set()
+    for iou, i, j in sorted(scored, reverse=True):
+        if iou < same:
+            break
+        if i not in pairs and j not in taken:
+            pairs[i] = j
+            taken.add(j)
+    return pairs
 
 
 def _moved(dets: CardDetections, dx: float, dy: float, size) -> CardDetections:
@@ -215,17 +224,9 @@ def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE)
         return base
     if len(base) == 0:
         return extra
-    pairs = sorted(((_iou(base, i, extra, j), i, j) for i in range(len(base)) for j in range(len(extra))),
-                   reverse=True)
-    matched_b: dict[int, int] = {}
-    matched_e: set[int] = set()
-    for iou, i, j in pairs:
-        if iou < same:
-            break
-        if i in matched_b or j in matched_e:
-            continue
-        matched_b[i] = j
-        matched_e.add(j)
+    matched_b = _one_to_one(((_iou(base, i, extra, j), i, j) for i in range(len(base)) for j in range(len(extra))),
+                            same)
+    matched_e = set(matched_b.values())
     codes, conf = list(base.codes), base.confidence.copy()
     corners = None if base.corners is None else base.corners.copy()
     xyxy = base.xyxy.copy()
