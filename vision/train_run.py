@@ -302,8 +302,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                            # every still image read again as 2 x 2 tiles, each card larger to the
                            # locator (synthetic test 1035 against 997 read, 0 wrong; vision/tiles.py)
                            tiles="always",
-                           # a tile takes the whole image's readings and asks none of the second
-                           # opinions for large cards: 0.81 of the time, 4 of 1924 printed cards
+                           # a tile takes the whole image's readings and asks none of the locator's
+                           # second opinions the whole image asked: 0.81 of the time, 4 of 1924 printed cards
                            # wrong against 7, 4 fewer read (models/EXPERIMENTS.md, 24th session)
                            tile_reading=dict(TILE_LEAN))
     stages = {"outliner": outliner_cfg, "conf": preset.locate_conf, "iou": preset.locate_iou,
