@@ -54,6 +54,9 @@ class Recognizer:
         self.small_locator = small_locator
         self.max_side = MAX_SIDE  # a longer frame is read shrunk to this (None: never)
         self.turn_portrait = True  # a frame taller than wide is read turned to lie wide
+        # a still image's tiles read side by side (sueca.vision.tiles.TILES_AT_ONCE; the networks
+        # must allow concurrent calls: load_recognizer sets it for ONNX Runtime)
+        self.tiles_at_once = 1
         self.outliner = outliner  # sueca.vision.outliner.Outliner, or None
         self.second = second
         self.face = face  # sueca.vision.face_suit.FaceSuit, or None
@@ -371,7 +374,7 @@ class Recognizer:
         how = {**TILE_READING, **(self.config.tile_reading or {})}
         tile = self._tile_reader(how)
         return tiled_look(lambda part, view: tile._sized(part, None, threshold, view), frame, dets,
-                          hand_read=how["hand_read"])
+                          hand_read=how["hand_read"], at_once=self.tiles_at_once)
 
     def _tile_reader(self, how: dict) -> "Recognizer":
         """This recognizer, or a twin sharing its networks whose config leaves out the second

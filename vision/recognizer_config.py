@@ -379,4 +379,10 @@ def load_recognizer(model_dir: str | Path | None = None, backend: str = "onnx",
     if white_outliner is not None:
         # the same readers, face and small look: only finding and outlining learnt white tops
         rec.white = Recognizer(white_nets[0], reader, cfg, white_outliner, second, face, small_locator)
+    if backend == "onnx":
+        # ONNX Runtime sessions run side by side safely (ultralytics' predictor keeps state)
+        from sueca.vision.onnx_backend import available_cores
+        from sueca.vision.tiles import TILES_AT_ONCE
+
+        rec.tiles_at_once = max(1, min(TILES_AT_ONCE, int(threads) if threads else available_cores()))
     return rec

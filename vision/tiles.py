@@ -257,12 +257,22 @@ def merge(base: CardDetections, extra: CardDetections, same: float = SAME_PLACE)
                           np.concatenate([merged.locate_confidence, add.locate_confidence]), both_corners, face_up)
 
 
+#: A still image's tiles read at most this many side by side (each on a thread of its own, with
+#: no more than the process's cores): a tile spends about two fifths of its time in Python and
+#: in the small networks' single-core runs, which a second tile's reading fills. Two at a time on
+#: two cores: 0.84 of the time, photo by photo, the same cards (``models/EXPERIMENTS.md``,
+#: twenty-fifth session).
+TILES_AT_ONCE = 2
+
+
 def tiled_look(read: Callable[[np.ndarray, TileView], CardDetections], frame: np.ndarray,
-               dets: CardDetections, hand_read: bool = False) -> CardDetections:
+               dets: CardDetections, hand_read: bool = False, at_once: int = 1) -> CardDetections:
     """``dets`` (the whole ``frame`` read) with the cards each tile of it reads
     (``read``: a tile and its :class:`TileView` in, its cards in its pixels out), merged as
     :func:`merge`; ``hand_read``: the view also names the cards ``dets`` read and their
-    readings, for the tile to take as read rather than read again."""
+    readings, for the tile to take as read rather than read again; ``at_once``: how many tiles
+    ``read`` is asked side by side, on threads (it must allow that). The tiles are merged in
+    their own order whatever order they finish in, so the cards are the same either way."""
     h, w = frame.shape[:2]
     out = dets
     read_codes = np.asarray([c != UNREADABLE for c in dets.codes], bool)
@@ -270,11 +280,19 @@ def tiled_look(read: Callable[[np.ndarray, TileView], CardDetections], frame: np
     known = dets.corners[read_codes] if hand else np.zeros((0, 4, 2), np.float32)
     codes = tuple(c for c, r in zip(dets.codes, read_codes) if r) if hand else ()
     conf = dets.confidence[read_codes] if hand else None
-    for window in tile_windows(w, h):
-        x0, y0, x1, y1 = window
-        view = TileView((known - np.float32([x0, y0])).astype(np.float32), _inner_edges(window, (w, h)),
-                        (x1 - x0, y1 - y0), codes, conf)
-        found = read(np.ascontiguousarray(frame[y0:y1, x0:x1]), view)
+    windows = tile_windows(w, h)
+    parts = [(np.ascontiguousarray(frame[y0:y1, x0:x1]),
+              TileView((known - np.float32([x0, y0])).astype(np.float32), _inner_edges((x0, y0, x1, y1), (w, h)),
+                       (x1 - x0, y1 - y0), codes, conf)) for x0, y0, x1, y1 in windows]
+    if at_once > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(at_once, len(parts)), thread_name_prefix="sueca-tiles") as pool:
+            tiles_read = list(pool.map(lambda part: read(*part), parts))
+    else:
+        tiles_read = [read(*part) for part in parts]
+    for window, found in zip(windows, tiles_read):
+        x0, y0 = window[:2]
         found = found[np.flatnonzero(~_cut(found, window, (w, h)))] if len(found) else found
         out = merge(out, _moved(found, x0, y0, (w, h)))
     codes, conf = one_per_card(list(out.codes), out.confidence)
