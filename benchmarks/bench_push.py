@@ -18,6 +18,7 @@ import json
 import os
 import random
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -111,6 +112,7 @@ async def main(args) -> int:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        shutil.rmtree(data, ignore_errors=True)
     lat = sorted((t - sent[i]) * 1000 for i, t in received if i in sent)
     expected = len(sent) * args.clients
     if not lat:
@@ -158,6 +160,7 @@ def browser_latency(plays: int) -> int:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        shutil.rmtree(data, ignore_errors=True)
     lat.sort()
     print(f"browser: {len(lat)} plays, POST -> card drawn ms: p50 {statistics.median(lat):.0f}  "
           f"p95 {lat[int(0.95 * (len(lat) - 1))]:.0f}  max {lat[-1]:.0f}")

@@ -159,6 +159,31 @@ def worker(frames_path: str, backend: str, threads: int | None, repeats: int, mo
     }
 
 
+def run_columns(args, frames_file: Path) -> list[dict]:
+    """Each column's worker run on the frames saved in ``frames_file``, one process each."""
+    runs = [(sys.executable, b) for b in ("onnx", "onnx32", "onnx0", "onnx1") if b in args.columns]
+    train_py = ROOT / ".venv-train" / "bin" / "python"
+    if "ultralytics" in args.columns:
+        if train_py.is_file():
+            runs.append((str(train_py), "ultralytics"))
+        else:
+            print("(no .venv-train: PyTorch column skipped)")
+    results = []
+    for py, backend in runs:
+        cmd = [py, str(Path(__file__).resolve()), "--worker", str(frames_file), backend, "--repeats", str(args.repeats)]
+        if args.threads:
+            cmd += ["--threads", str(args.threads)]
+        if args.model:
+            cmd += ["--model", str(Path(args.model).resolve())]
+        env = dict(os.environ, YOLO_OFFLINE="1")
+        out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+        if out.returncode != 0:
+            print(f"{backend}: failed\n{out.stderr[-2000:]}")
+            continue
+        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=20)
@@ -175,28 +200,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     frames = make_frames(args.frames)
-    tmp = Path(tempfile.mkdtemp(prefix="bench_rec_")) / "frames.npz"
-    np.savez(tmp, frames=frames)
-    runs = [(sys.executable, b) for b in ("onnx", "onnx32", "onnx0", "onnx1") if b in args.columns]
-    train_py = ROOT / ".venv-train" / "bin" / "python"
-    if "ultralytics" in args.columns:
-        if train_py.is_file():
-            runs.append((str(train_py), "ultralytics"))
-        else:
-            print("(no .venv-train: PyTorch column skipped)")
-    results = []
-    for py, backend in runs:
-        cmd = [py, str(Path(__file__).resolve()), "--worker", str(tmp), backend, "--repeats", str(args.repeats)]
-        if args.threads:
-            cmd += ["--threads", str(args.threads)]
-        if args.model:
-            cmd += ["--model", str(Path(args.model).resolve())]
-        env = dict(os.environ, YOLO_OFFLINE="1")
-        out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
-        if out.returncode != 0:
-            print(f"{backend}: failed\n{out.stderr[-2000:]}")
-            continue
-        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    with tempfile.TemporaryDirectory(prefix="bench_rec_") as folder:  # the frames: about 100 MB
+        tmp = Path(folder) / "frames.npz"
+        np.savez(tmp, frames=frames)
+        results = run_columns(args, tmp)
     print(f"{len(frames)} frames 1280x960, 4-8 face-up cards each, {args.repeats} passes, "
           f"threads={args.threads or 'default'}, {os.cpu_count()} CPUs: {cpu_name()}")
     rows = [("cards found / frame", "cards_per_frame", "{:.1f}"), ("locator ms (median)", "locator_ms", "{:.1f}"),

@@ -15,6 +15,7 @@ file leaves a gap instead of renumbering the rest.
 >>> _ = cv2.imwrite(str(folder / "f2.png"), np.full((4, 6, 3), 7, np.uint8))
 >>> [(f.index, f.t) for f in FolderSource(folder, fps=4)]
 [(0, 0.0)]
+>>> import shutil; shutil.rmtree(folder)
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ HEIC / HEIF (an iPhone's default) needs the optional ``pi-heif``
 >>> pic = read_image(p)
 >>> pic.image.shape, int(pic.image[0, 0, 0]), pic.size
 ((4, 6, 3), 156, (6, 4))
+>>> import shutil; shutil.rmtree(p.parent)
 """
 
 from __future__ import annotations

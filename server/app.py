@@ -1,9 +1,10 @@
 """The FastAPI application: one router per concern, auth as a dependency.
 
->>> import tempfile
->>> app = create_app(tempfile.mkdtemp())
->>> "/api/matches/{match_id}/undo" in app.openapi()["paths"]
+>>> import shutil, tempfile
+>>> d = tempfile.mkdtemp()
+>>> "/api/matches/{match_id}/undo" in create_app(d).openapi()["paths"]
 True
+>>> shutil.rmtree(d)
 """
 
 from __future__ import annotations

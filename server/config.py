@@ -11,6 +11,7 @@ The admin token is generated at the first start, printed once by the caller
 (True, True)
 >>> Config.load(d)[1]
 False
+>>> import shutil; shutil.rmtree(d)
 """
 
 from __future__ import annotations

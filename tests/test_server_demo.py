@@ -52,16 +52,18 @@ def test_serve_prints_the_admin_token_only_at_first_start(tmp_path):
     assert token not in outs[1] and "config.json" in outs[1]
 
 
-def test_serve_prints_the_openapi_schema():
+def test_serve_prints_the_openapi_schema_and_leaves_no_store_behind(tmp_path):
     import json
+    import os
     import subprocess
     import sys
 
     out = subprocess.run([sys.executable, "-m", "sueca", "serve", "--openapi"], capture_output=True, text=True,
-                         timeout=60, check=True).stdout
+                         timeout=60, check=True, env=dict(os.environ, TMPDIR=str(tmp_path))).stdout
     schema = json.loads(out)
     assert schema["openapi"].startswith("3.") and "/api/matches/{match_id}/plays" in schema["paths"]
     assert "StateOut" in schema["components"]["schemas"]
+    assert list(tmp_path.iterdir()) == []  # the throw-away store made for the schema is gone
 
 
 def test_demo_falls_back_to_the_simulated_table_when_the_pipeline_cannot_run(tmp_path, monkeypatch):

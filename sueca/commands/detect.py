@@ -73,6 +73,7 @@ def expand(paths: list[str]) -> list[str]:
     >>> for n in ("f10.jpg", "f2.png", "notes.txt"): _ = (d / n).write_bytes(b"")
     >>> [pathlib.Path(p).name for p in expand([str(d), "x.jpg"])]
     ['f2.png', 'f10.jpg', 'x.jpg']
+    >>> import shutil; shutil.rmtree(d)
     """
     from pathlib import Path
 

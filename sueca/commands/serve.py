@@ -59,7 +59,8 @@ def _serve(args) -> int:
 
         from sueca.server.app import create_app
 
-        print(json.dumps(create_app(tempfile.mkdtemp(prefix="sueca-openapi-")).openapi(), indent=1))
+        with tempfile.TemporaryDirectory(prefix="sueca-openapi-") as data_dir:  # the schema only: no store kept
+            print(json.dumps(create_app(data_dir).openapi(), indent=1))
         return 0
 
     return serve(args.data_dir, args.host, args.port)
