@@ -45,9 +45,9 @@ def register(subparsers) -> None:
                    help="escrever em DIR cada imagem com as cartas desenhadas (NOME.detect.jpg) / write each image "
                         "with its cards drawn on it into DIR (NAME.detect.jpg)")
     p.add_argument("--tiles", choices=("always", "small", "off"), default=None,
-                   help="ler cada fotografia também em 2 x 2 partes (always, por omissão: mais cartas, cerca de "
+                   help="ler cada fotografia também em 2 x 2 partes (always, por omissão: mais cartas, duas a "
                         "três vezes o tempo), só uma fotografia grande de cartas pequenas (small) ou nunca (off) "
-                        "/ read each photo again as 2 x 2 tiles (always, the default: more cards, about three "
+                        "/ read each photo again as 2 x 2 tiles (always, the default: more cards, two to three "
                         "times the time), only a large photo of small cards (small), or never (off)")
     p.set_defaults(func=handler)
 
