@@ -43,7 +43,8 @@ import numpy as np
 from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
 from sueca.vision.readings import one_per_card, outline_iou
 
-#: Each tile's side, as a fraction of the frame's (2 x 2 tiles overlapping by 0.2).
+#: Each tile's side, as a fraction of the frame's (2 x 2 tiles overlapping by 0.2; 0.55 and 0.65
+#: read fewer cards and more wrong: ``models/EXPERIMENTS.md``, twenty-fifth session).
 TILE_SIDE = 0.6
 #: Tiles only where the cards' median long side is under this fraction of the frame's short
 #: side (the locator learnt cards 6-20% of the frame high: their long side 0.06-0.2).
