@@ -149,10 +149,12 @@ def test_a_tile_view_scales_with_its_tile():
     view = TileView(q, (True, False, False, True), (2419, 1814))
     half = view.scaled(1600 / 2419, 1210 / 1814)
     assert half.size == (1600, 1210) and half.inner == view.inner
-    assert half.unknown(q * np.float32([1600 / 2419, 1210 / 1814])).tolist() == [False]  # the read card
-    assert half.unknown(q).tolist() == [True]  # at the tile's own scale it lies elsewhere
+    assert half.match(q * np.float32([1600 / 2419, 1210 / 1814])).tolist() == [0]  # the read card
+    # at the tile's own scale it lies elsewhere: a card of its own, clear of the edges
+    assert half.match(q).tolist() == [-1] and half.cut(q).tolist() == [False]
     bottom = np.asarray([rect(100, 1210 - 150, 100, 149.5)], np.float32)
-    assert half.unknown(bottom).tolist() == [False] and view.unknown(bottom).tolist() == [True]
+    assert half.cut(bottom).tolist() == [True]  # on the resized tile's inner bottom edge
+    assert view.cut(bottom).tolist() == [False] and view.match(bottom).tolist() == [-1]
 
 
 def test_small_cards_in_a_12_mp_photo_are_read_in_tiles():

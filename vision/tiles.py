@@ -138,8 +138,8 @@ class TileView:
     >>> q = np.array([[[10, 10], [40, 10], [40, 50], [10, 50]]], np.float32)
     >>> view = TileView(q, (False, False, True, False), (100, 100), ("7H",), np.float32([0.99]))
     >>> boxes = np.concatenate([q + 1, q + 30, q + [59.9, 0]])  # on the 7H, new, cut
-    >>> view.cut(boxes).tolist(), view.match(boxes).tolist(), view.unknown(boxes).tolist()
-    ([False, False, True], [0, -1, -1], [False, True, False])
+    >>> view.cut(boxes).tolist(), view.match(boxes).tolist()
+    ([False, False, True], [0, -1, -1])
     >>> view.scaled(0.5, 0.5).size, view.scaled(0.5, 0.5).known[0, 2].tolist()
     ((50, 50), [20.0, 25.0])
     """
@@ -172,11 +172,6 @@ class TileView:
         for i, j in pairs.items():
             at[i] = j
         return at
-
-    def unknown(self, boxes: np.ndarray, same: float = SAME_OUTLINE, edge: float = EDGE) -> np.ndarray:
-        """Which of the tile's outlines (N, 4, 2) it reads itself: those on no card read
-        already (:meth:`match`) and clear of its inner edges."""
-        return ~self.cut(boxes, edge) & (self.match(boxes, same) < 0)
 
 
 def _one_to_one(scored, same: float) -> dict[int, int]:
