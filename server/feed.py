@@ -65,7 +65,7 @@ class CameraFrame:
 #: A card's long side as the recognizer reads it, in pixels, under which the camera view warns
 #: that cards are too small. The recognizer is made for about 100 px (a 1280x960 frame over an
 #: 85 cm table, docs/raspberry-pi.md). Printed held-out cards lying whole (models/README.md,
-#: Known weaknesses): 371 of 380 read at 100 px long or more, 282 of 312 at 60-100, 48 of 62
+#: Known weaknesses): 381 of 384 read at 100 px long or more, 297 of 310 at 60-100, 49 of 59
 #: under 60; game videos at 76 px were read right, but with less to spare.
 SMALL_CARD_PX = 90.0
 #: Card lengths kept for the camera view's running median (a few frames' worth of cards).
