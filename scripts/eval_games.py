@@ -222,13 +222,14 @@ def main(argv: list[str] | None = None) -> int:
                   "misread", "misread_uncertain", "held_misread"):
             total[k] += r[k]
         uncertain = [f"{e.card}@{e.t:.1f}" for e in pipe.events if getattr(e, "uncertain", False)]
+        rejected = len(pipe.rejected)
         total["uncertain"] += len(uncertain)
-        total["rejected"] += len(pipe.rejected)
+        total["rejected"] += rejected
         print(json.dumps({"game": str(key), "kind": kind, "hands": r["hands_total"], "right": r["hands_right"],
                           "wrong_cards": r["wrong_cards"], "missing": r["missing"], "extra": r["extra"],
                           "misordered": r["misordered"], "wrong_seats": r["wrong_seats"], "misread": r["misread"],
                           "misread_uncertain": r["misread_uncertain"], "held_misread": r["held_misread"],
-                          "held": len(pipe.held_json()), "uncertain": uncertain, "rejected": len(pipe.rejected),
+                          "held": len(pipe.held_json()), "uncertain": uncertain, "rejected": rejected,
                           "frames": pipe.frames,
                           "seconds": round(time.time() - t0, 1),
                           "bad_hands": [x for x in r["hands"] if not x["right"]]}), flush=True)

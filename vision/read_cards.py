@@ -133,4 +133,3 @@ def read_quads(rec, frame: np.ndarray, quads, exact: bool = True, threshold: flo
             if seen:
                 rec.face.card_probabilities(frame, seen, memo, faces)
     return codes, np.asarray(confs, np.float32)
-
