@@ -171,7 +171,7 @@ class PlayDetector(Judgement):
                     waiting.pop(0)
                     self._roles[w.id] = "ignored"
                     continue
-                if self._part_of_played(w):
+                if self._part_of_played(w) or self._went_back(w, t):
                     waiting.pop(0)  # not marked: should it turn out a card after all, it is one
                     continue
                 hovering = self._hovering(w, tr, turn)

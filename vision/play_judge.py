@@ -146,6 +146,15 @@ class Judgement:
             return True  # one card a seat per trick: the read one is it, the other its hand
         return turn is not None and self._seat(w, turn) != turn and self._seat(tr, turn) == turn
 
+    def _went_back(self, w: TrackView, t: float) -> bool:
+        """Whether the unread ``w``, ahead of a card that is ready, is rather a hand that
+        went back: nothing on it was ever read, it was seen in only a few frames and has
+        been out of view ``gone_s`` since. A card played lies in view until its trick is
+        swept; a hand holding its cards face down by the trick is boxed for a moment."""
+        cfg = self.config
+        return (not w.visible and not w.identity and not w.best and not self._rest_best.get(w.id)
+                and w.hits < cfg.gone_hits and t - w.last_t >= cfg.gone_s)
+
     def _in_turn_instead(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
         """Whether the unread ``w`` comes from the seat whose turn it is and the read
         ``tr`` from another seat: then ``w`` is rather the card in turn than a second box
