@@ -84,6 +84,9 @@ class Pipeline(FollowsCommitted, UnreadPlays):
         self.recognizer = recognizer
         # a card lying still keeps its outline between frames (sueca.vision.still)
         self.outline_memory = OutlineMemory() if still_outlines and isinstance(recognizer, Recognizer) else None
+        if self.outline_memory is not None:
+            # close looks only in the play area (sueca.vision.close_look)
+            self.outline_memory.close.where = self._in_play_area
         self.calibration = calibration
         self.rules = rules or Rules()
         self.detector = PlayDetector(calibration, config)
@@ -140,6 +143,9 @@ class Pipeline(FollowsCommitted, UnreadPlays):
             self._served(TrumpSeen(card.code, int(dealer), self._now_t, 1.0))
             return
         self._start_hand(dealer, card)
+
+    def _in_play_area(self, x: float, y: float, size: tuple[int, int]) -> bool:
+        return self.calibration.is_in_play_area((x, y), size)
 
     @property
     def turn(self) -> int | None:

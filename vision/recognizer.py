@@ -397,10 +397,12 @@ class Recognizer:
             keep = ~view.cut(np.asarray(located.corners, np.float32).reshape(-1, 4, 2))
             located, added = _subset(located, keep), added[keep]
         refused = getattr(memory, "refused", None)
+        dropped = np.zeros((0, 4, 2), np.float32)  # second opinions' boxes left unread (close looks)
         if refused is not None and added.any():
             from sueca.vision.still import skip_refused
 
             keep, refusal = skip_refused(frame, located, added, refused)
+            dropped = np.asarray(located.corners, np.float32).reshape(-1, 4, 2)[~keep]
             located, added = _subset(located, keep), added[keep]
         else:
             refusal = None
@@ -409,7 +411,7 @@ class Recognizer:
         if len(located) == 0:
             if refusal is not None:
                 refusal.done(np.zeros(0, bool), np.zeros((0, 5), np.float32))
-            return CardDetections.empty()
+            return self._close_look(frame, CardDetections.empty(), memory, dropped)
         rboxes = np.asarray(located.rboxes, np.float32).reshape(-1, 5)
         boxes = np.asarray(located.corners, np.float32).reshape(-1, 4, 2)  # as located, for the split box
         own = ~np.asarray(added, bool)
@@ -468,6 +470,7 @@ class Recognizer:
             keep = np.asarray([not a or (c != UNREADABLE and f >= strict and c not in seen)
                                for c, f, a in zip(codes, confs, added)], bool)
             refused_now = added & ~keep
+            dropped = np.concatenate([dropped, corners[refused_now]])
             loc = np.where(added, confs, loc)[keep]
             corners, codes, confs = corners[keep], [c for c, k in zip(codes, keep) if k], confs[keep]
         if refusal is not None:
@@ -522,7 +525,23 @@ class Recognizer:
             last_look(self, frame, corners, codes, confs, float(last), withdrawn)
         xyxy = outline_boxes(corners, (frame.shape[1], frame.shape[0]))
         conf = np.where(np.asarray(codes) == UNREADABLE, loc, confs).astype(np.float32)
-        return CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+        dets = CardDetections(xyxy, tuple(codes), conf, loc, corners, np.ones(len(codes), bool))
+        return self._close_look(frame, dets, memory, dropped)
+
+    def _close_look(self, frame: np.ndarray, dets: CardDetections, memory, dropped: np.ndarray) -> CardDetections:
+        """On video (``outliner.close_look``: frames an unread box lies first), ``dets`` with
+        what close looks read (:mod:`sueca.vision.close_look`) on its unread boxes and on the
+        second opinions' boxes left unread (``dropped``), each window read as a still image's
+        tile at the still image's threshold."""
+        after = (self.config.outliner or {}).get("close_look")
+        looks = getattr(memory, "close", None)
+        if not after or looks is None:
+            return dets
+        from sueca.vision.tiles import TILE_READING
+
+        looks.after = int(after)
+        tile = self._tile_reader({**TILE_READING, **(self.config.tile_reading or {})})
+        return looks.step(frame, dets, dropped, lambda part: tile._sized(part, None, self.config.threshold, None))
 
     def _read_new(self, frame, candidates, handed, view, exact, threshold, memo, faces):
         """:meth:`read_quads` of the cards not ``handed`` (-1); the others take ``view``'s readings."""

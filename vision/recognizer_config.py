@@ -241,8 +241,9 @@ def _outliner(value, path: Path) -> dict | None:
     or "all" (the second opinions' too), ``shrunk``: false or the factor an unread outline
     is shrunk by (0.8 to 1, :mod:`sueca.vision.shrunk`), and ``split_box``: false, true (the
     locator's own boxes) or "all" (:mod:`sueca.vision.split_box`), and ``last_look``: false or
-    the threshold a box still unread is read at (0.5 to 1, :mod:`sueca.vision.last_look`); a
-    misspelt word would otherwise read as true."""
+    the threshold a box still unread is read at (0.5 to 1, :mod:`sueca.vision.last_look`), and
+    ``close_look``: false or the frames a box lies unread on video before its close look
+    (:mod:`sueca.vision.close_look`); a misspelt word would otherwise read as true."""
     if value is None:
         return value
     if value.get("anchored", False) not in (False, True, "all"):
@@ -251,6 +252,10 @@ def _outliner(value, path: Path) -> dict | None:
     if value.get("split_box", False) not in (False, True, "all"):
         raise ValueError(f'{path}: outliner.split_box must be false, true or "all", got {value["split_box"]!r}')
     _false_or_under_1(value, "last_look", 0.5, "a threshold", path)
+    close = value.get("close_look", False)
+    if close is not False and (isinstance(close, bool) or not isinstance(close, int) or close < 1):
+        raise ValueError(f"{path}: outliner.close_look must be false or a number of frames (1 or more), "
+                         f"got {close!r}")
     return value
 
 

@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from sueca.vision.balance import RunningBalance
+from sueca.vision.close_look import CloseLooks
 from sueca.vision.crop_memory import CropMemory
 from sueca.vision.tabletop import TableMeter
 
@@ -83,6 +84,8 @@ class OutlineMemory:
     balance: RunningBalance = field(default_factory=RunningBalance, repr=False)
     #: the video's table, white or not, where the model has networks for white tops
     table: TableMeter = field(default_factory=TableMeter, repr=False)
+    #: boxes left unread while they lie still, and what a close look read there
+    close: CloseLooks = field(default_factory=CloseLooks, repr=False)
 
     def lookup(self, grey: np.ndarray, scale: float, rboxes: np.ndarray) -> list[int | None]:
         """Per located box (N, 5: cx, cy, w, h, angle), the remembered outline it may take."""

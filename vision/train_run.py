@@ -265,7 +265,8 @@ def run(preset: Preset, work: str | Path, install: str | Path | None = None, thr
                         "anchored": True,  # unread boxes drawn again at the read cards' size
                         "shrunk": 0.93,  # ... and read once more a little smaller
                         "split_box": True,  # a box over two cards: the one its outline left out
-                        "last_look": 0.9}  # a box still unread read lower where its face agrees
+                        "last_look": 0.9,  # a box still unread read lower where its face agrees
+                        "close_look": 8}  # video: a box unread 8 frames read as a still image's tile
         if not (model_dir / "outliner.onnx").is_file():
             _train_outliner(preset, work, model_dir, log)
             timings["outliner_s"] = time.time() - t0
