@@ -74,7 +74,9 @@ def test_a_video_switches_once_its_frames_show_a_white_top(tmp_path):
     every = memory.table.every
     for k in range(2 * every + 3):
         rec(frame, memory=memory, threshold=rec.config.video_threshold)
-    # the first frames by the usual networks, until three frames measured the table
+    # the first frames by the usual networks, until three frames measured the table (a close
+    # look's window, sueca.vision.close_look, is read by whichever pair reads the frame: not counted)
+    own, white = ([c for c in calls if c[0] == frame.shape] for calls in (own, white))
     assert len(own) == 2 * every + 1 and len(white) == 2 and memory.table.white(rec.config.white["ratio"])
     # a plain model folder without "white" reads every table with its one locator
     plain = load_recognizer(_plain_copy(tmp_path))
