@@ -75,14 +75,17 @@ class CloseLooks:
         """``dets`` with the readings close looks gave. ``refused``: (M, 4, 2) outlines of boxes
         the frame dropped unread (the second opinions' refused boxes); ``read_window(part)``
         reads a window of the frame as a still image (``CardDetections`` in its pixels)."""
-        from sueca.vision.still import _still_there, _window, thumbnail
+        from sueca.vision.still import _still_there, _window, sharp_change, thumbnail
 
-        grey, scale = thumbnail(frame)
         unread = [i for i, c in enumerate(dets.codes) if c == UNREADABLE]
         quads = [np.asarray(dets.corners[i], np.float32) for i in unread] if dets.corners is not None else []
         quads += [np.asarray(q, np.float32) for q in refused]
+        if not quads and not self._kept:
+            return dets  # every card read, nothing kept: the common frame costs nothing here
+        grey, scale = thumbnail(frame)
         rboxes = np.array([_rbox(q) for q in quads], np.float32).reshape(-1, 5)
-        found = (_still_there(self._kept, grey, rboxes, 0.08, 0.15, 1 << 30, _changed)
+        # unchanged as a refused patch is (a card landing on it changes it)
+        found = (_still_there(self._kept, grey, rboxes, 0.08, 0.15, 1 << 30, sharp_change)
                  if self._shape == grey.shape else [None] * len(rboxes))
         kept, add = [], []
         codes, confs = list(dets.codes), np.array(dets.confidence, np.float32)
@@ -171,8 +174,3 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
     import cv2
 
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])), False) >= 0
-
-
-def _changed(now: np.ndarray, then: np.ndarray) -> bool:
-    # as the refused patches' test: a few pixels changed by much (a card landing on it)
-    return float(np.mean(np.abs(now - then) > 24)) > 0.005

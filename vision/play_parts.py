@@ -56,12 +56,12 @@ class PlayConfig:
     read_rest_view: float = 0.5
     overtaken_s: float = 1.0       # an unread card lying this long when a later one is ready: uncertain play
     hold_lost_s: float = 2.5       # an earlier card unseen this long no longer holds back later plays
+    hold_max_s: float = 6.0        # nor one that entered the play area this long ago
     # An unread box seen in fewer than ``gone_hits`` frames, then out of view ``gone_s``, when a
     # later card is ready: a hand that held its cards by the trick and went back, not a play
     # (models/EXPERIMENTS.md, twenty-seventh session).
     gone_s: float = 1.0
     gone_hits: int = 8
-    hold_max_s: float = 6.0        # nor one that entered the play area this long ago
     reread_s: float = 3.0          # a played card read as another, never played, where it lay this soon after: corrected
     seat_band_deg: float = 70.0    # evidence this close to the expected seat's angle is that seat
     snapshot_width: int = 320      # evidence JPEG width in pixels (0: no snapshots)

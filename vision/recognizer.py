@@ -540,8 +540,12 @@ class Recognizer:
         from sueca.vision.tiles import TILE_READING
 
         looks.after = int(after)
-        tile = self._tile_reader({**TILE_READING, **(self.config.tile_reading or {})})
-        return looks.step(frame, dets, dropped, lambda part: tile._sized(part, None, self.config.threshold, None))
+
+        def read_window(part: np.ndarray) -> CardDetections:  # only when a look is due
+            tile = self._tile_reader({**TILE_READING, **(self.config.tile_reading or {})})
+            return tile._sized(part, None, self.config.threshold, None)
+
+        return looks.step(frame, dets, dropped, read_window)
 
     def _read_new(self, frame, candidates, handed, view, exact, threshold, memo, faces):
         """:meth:`read_quads` of the cards not ``handed`` (-1); the others take ``view``'s readings."""

@@ -121,6 +121,13 @@ class OutlineMemory:
         self._kept, self._shape = [], None
 
 
+def sharp_change(now: np.ndarray, then: np.ndarray, level: int = 24, share: float = 0.005) -> bool:
+    """Whether more than ``share`` of a patch's pixels moved by over ``level`` grey levels (int16
+    patches): a card landing on it, a pip coming sharp out of motion blur (few pixels, by much,
+    which a mean over the patch would miss). The defaults are :class:`RefusedPatches`'."""
+    return float(np.mean(np.abs(now - then) > level)) > share
+
+
 def _still_there(kept: list, grey: np.ndarray, rboxes: np.ndarray, max_shift: float, max_size_change: float,
                  max_age: int, changed) -> list[int | None]:
     """Per box (N, 5: cx, cy, w, h, angle), the index of the remembered entry (``rbox``,
@@ -208,7 +215,7 @@ class RefusedPatches:
         if self._shape != grey.shape:
             return [None] * len(rboxes)
         out = _still_there(self._kept, grey, rboxes, self.max_shift, self.max_size_change, self.max_age,
-                           lambda now, then: float(np.mean(np.abs(now - then) > self.change_level)) > self.max_changed)
+                           lambda now, then: sharp_change(now, then, self.change_level, self.max_changed))
         self.skipped += sum(j is not None for j in out)
         return out
 
