@@ -55,7 +55,7 @@ FAULTS = {
 }
 
 
-def _sim_game(seed: int, hands: int, revoke_rate: float, faults: str = "normal"):
+def _sim_game(seed: int, hands: int, revoke_rate: float, faults: str = "normal", fps: float = 10.0):
     from sueca.engine import MatchRecord, Rules, random_hand
     from sueca.vision.pipeline import Pipeline
     from sueca.vision.simtable import OracleDetector, OracleNoise, SimConfig, sim_source, simulate, truth_json
@@ -69,7 +69,7 @@ def _sim_game(seed: int, hands: int, revoke_rate: float, faults: str = "normal")
     for _ in range(hands):
         hs.append(random_hand(rng, rules, dealer, revoke_rate=revoke_rate))
         dealer = (dealer + 1) % 4
-    sim = simulate(MatchRecord(rules, tuple(hs)), rng, SimConfig(**table))
+    sim = simulate(MatchRecord(rules, tuple(hs)), rng, SimConfig(**table, fps=fps))
     pipe = Pipeline(sim_source(sim), OracleDetector(seed=seed, noise=OracleNoise(**noise)), sim.calibration, rules)
     pipe.run()
     return truth_json(sim), pipe
@@ -122,14 +122,14 @@ def _seen_from_plan(folder: Path, truth: dict, renuncias: int) -> bool:
         key = [[(p["card"], p["seat"], p["t"]) for p in h["plays"]] for h in table.truth()]
         if key == [[(p["card"], p["seat"], p["t"]) for p in h["plays"]] for h in truth["hands"]]:
             mark = _seen_marker(truth["hands"])
-            for f in table.frames():
+            for f in table.frames(float(events.get("fps", 10.0))):  # as the video was rendered
                 mark(f)
             mark(None)
             return True
     return False
 
 
-def _plan_game(seed: int, hands: int, renuncias: int, clockwise: bool = False):
+def _plan_game(seed: int, hands: int, renuncias: int, clockwise: bool = False, fps: float = 10.0):
     from sueca.engine import Rules
     from sueca.vision.pipeline import Pipeline
     from sueca.vision.planoracle import PlanTable
@@ -139,7 +139,7 @@ def _plan_game(seed: int, hands: int, renuncias: int, clockwise: bool = False):
     truth = table.truth()
     mark = _seen_marker(truth)
     rules = Rules.from_dict({**table.plan.record.get("rules", {}), "target": 100})
-    pipe = Pipeline((mark(f) for f in table.frames()), OracleDetector(seed=seed), table.calibration(), rules)
+    pipe = Pipeline((mark(f) for f in table.frames(fps)), OracleDetector(seed=seed), table.calibration(), rules)
     pipe.run()
     mark(None)
     return truth, pipe
@@ -182,7 +182,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--slow", type=float, default=None, metavar="S",
                     help="print each play whose event came more than S seconds after the card lay still")
     ap.add_argument("--model", default=None, help="--video: recognizer model folder")
+    ap.add_argument("--fps", type=float, default=10.0,
+                    help="--sim, --plan: frames a second the pipeline sees (a slow Pi's live call sees fewer; "
+                         "a phone's video more)")
     args = ap.parse_args(argv)
+    if not args.fps > 0:
+        ap.error(f"--fps must be a positive number of frames a second, got {args.fps}")
 
     from sueca.vision.gamecheck import compare
 
@@ -197,9 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     for kind, key in games:
         t0 = time.time()
         if kind == "sim":
-            truth, pipe = _sim_game(key, args.hands, args.revoke_rate, args.faults)
+            truth, pipe = _sim_game(key, args.hands, args.revoke_rate, args.faults, args.fps)
         elif kind == "plan":
-            truth, pipe = _plan_game(key, args.hands, args.renuncias, args.clockwise)
+            truth, pipe = _plan_game(key, args.hands, args.renuncias, args.clockwise, args.fps)
         else:
             truth, pipe = _video_game(key, args.model, args.renuncias)
         r = compare(truth, pipe.record_json(), pipe.emitted)

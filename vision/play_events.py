@@ -152,45 +152,20 @@ class PlayDetector(Judgement):
         waiting.sort(key=lambda x: (x[0], x[1].id))
         for (entered, rest_t), tr in ready:
             while waiting and waiting[0][0] < entered:
-                # an earlier card still unread holds this one back: if it was seen lying
-                # there whole, the next player has played on it; it is a play, uncertain
-                w_entered, w = waiting[0]
-                if self._rest_best.get(w.id) in self._hand_cards and w.id not in self._doubled:
-                    waiting.pop(0)  # a played card's ghost (it reads as one), not a play
-                    continue
-                if not w.identity and self._on_played(w) and self._in_turn_instead(w, tr, turn):
-                    break  # the unread card lying across a played one is the seat in turn's: wait for it
-                if not w.identity and ((not w.visible and self._same_place(w, tr))
-                                       or (w.visible and self._same_place(w, tr, 0.25))
-                                       or self._on_played(w) or self._between(w, tr)):
-                    # lost where this card now lies (its own earlier track: a fast card split
-                    # in two), a second box on this very card (a card lying whole there hides
-                    # whatever is under it), lying on a card already played (a second box
-                    # on that card as the new one lands across it) or on where the two cross:
-                    # not a card played before this one
-                    waiting.pop(0)
-                    self._roles[w.id] = "ignored"
-                    continue
-                if self._part_of_played(w) or self._went_back(w, t):
-                    waiting.pop(0)  # not marked: should it turn out a card after all, it is one
-                    continue
-                hovering = self._hovering(w, tr, turn)
-                if hovering and not self._near_trick(w):
-                    # at once: waiting to see whether the hand's box gets read only delays
-                    # the play (a box by the trick's cards may be one of them: wait there)
-                    waiting.pop(0)
-                    continue
-                if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
+                # an earlier card still unread holds this one back, unless it is none
+                w = waiting[0][1]
+                verdict = self._held_back_by(w, tr, t, turn)
+                if verdict == "wait":
                     break
-                if hovering:
-                    waiting.pop(0)
-                    continue
                 waiting.pop(0)
-                # read for sure meanwhile (only its view kept failing the rest test): a play
-                # like any other; else uncertain, with the best reading it had while lying there
-                events.append(self._play(w, self._first_rest[w.id], t, frame_index, turn, image, events,
-                                         card=None if w.identity else self._rest_best.get(w.id, "")))
-                turn = None if turn is None else (turn + 1) % 4
+                if verdict == "ignore":
+                    self._roles[w.id] = "ignored"
+                elif verdict == "play":
+                    # read for sure meanwhile (only its view kept failing the rest test): a play
+                    # like any other; else uncertain, with the best reading it had while lying there
+                    events.append(self._play(w, self._first_rest[w.id], t, frame_index, turn, image, events,
+                                             card=None if w.identity else self._rest_best.get(w.id, "")))
+                    turn = None if turn is None else (turn + 1) % 4
             if waiting and waiting[0][0] < entered:
                 break
             events.append(self._play(tr, rest_t, t, frame_index, turn, image, events))

@@ -146,6 +146,35 @@ class Judgement:
             return True  # one card a seat per trick: the read one is it, the other its hand
         return turn is not None and self._seat(w, turn) != turn and self._seat(tr, turn) == turn
 
+    def _held_back_by(self, w: TrackView, tr: TrackView, t: float, turn: int | None) -> str:
+        """What the unread ``w``, which came to rest before the ready ``tr``, is to it:
+        "wait" (``tr`` waits for it), "play" (it was played before ``tr``: if it was seen
+        lying there whole, the next player has played on it), "ignore" (not a card: never
+        a candidate again) or "skip" (not played before ``tr``, still a candidate)."""
+        if self._rest_best.get(w.id) in self._hand_cards and w.id not in self._doubled:
+            return "skip"  # a played card's ghost (it reads as one), not a play
+        if not w.identity and self._on_played(w) and self._in_turn_instead(w, tr, turn):
+            return "wait"  # the unread card lying across a played one is the seat in turn's
+        if not w.identity and ((not w.visible and self._same_place(w, tr))
+                               or (w.visible and self._same_place(w, tr, 0.25))
+                               or self._on_played(w) or self._between(w, tr)):
+            # lost where this card now lies (its own earlier track: a fast card split
+            # in two), a second box on this very card (a card lying whole there hides
+            # whatever is under it), lying on a card already played (a second box
+            # on that card as the new one lands across it) or on where the two cross:
+            # not a card played before this one
+            return "ignore"
+        if self._part_of_played(w) or self._went_back(w, t):
+            return "skip"  # not marked: should it turn out a card after all, it is one
+        hovering = self._hovering(w, tr, turn)
+        if hovering and not self._near_trick(w):
+            # at once: waiting to see whether the hand's box gets read only delays
+            # the play (a box by the trick's cards may be one of them: wait there)
+            return "skip"
+        if w.id not in self._first_rest or t - self._first_rest[w.id] < self.config.overtaken_s:
+            return "wait"
+        return "skip" if hovering else "play"
+
     def _went_back(self, w: TrackView, t: float) -> bool:
         """Whether the unread ``w``, ahead of a card that is ready, is rather a hand that
         went back: nothing on it was ever read, it was seen in only a few frames and has
