@@ -83,6 +83,8 @@ class LiveSource(FrameSource):
     monotonic; frame times are ``clock() - clock_at_open``.
     """
 
+    live = True
+
     def __init__(self, spec: str, opener: Opener, *, backoff: Backoff | None = None,
                  max_bad: int = 5, clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] | None = None) -> None:

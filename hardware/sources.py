@@ -172,6 +172,10 @@ class FrameSource:
     which lets a live loop refresh its status while the camera is away.
     """
 
+    #: a live source hands over its newest frame and drops the others: a reader slower than
+    #: the camera sees fewer frames a second (files and folders give every frame)
+    live = False
+
     def __init__(self, spec: str, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.spec = spec
         self._clock = clock

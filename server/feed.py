@@ -122,7 +122,8 @@ class LiveFeed:
             self.referee.set_status({"connected": event.connected, "fps": round(float(event.fps), 1),
                                      "frames": int(event.frames), "model": event.model,
                                      "last_error": event.last_error or self.last_error, "t": event.t,
-                                     "held": int(event.held), "held_t": event.held_t})
+                                     "held": int(event.held), "held_t": event.held_t,
+                                     "slow": bool(event.slow)})
             return "status"
         raise TypeError(f"LiveFeed.on_event: not a pipeline event: {type(event).__name__}")
 

@@ -29,7 +29,7 @@ from .view import build_state
 
 KEEP_SNAPSHOT_MATCHES = 30
 NO_STATUS = {"connected": False, "fps": 0.0, "frames": 0, "model": "", "last_error": "", "source": "",
-             "held": 0, "held_t": None}
+             "held": 0, "held_t": None, "slow": False}
 
 
 class UnknownMatch(LookupError):

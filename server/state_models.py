@@ -113,6 +113,8 @@ class SourceStatusOut(_Out):
     held: int = Field(0, description="plays the camera holds back behind a card nobody could read; "
                                      "a manual play of that card lets them in")
     held_t: float | None = Field(None, description="source time (s) at which the unread card was played")
+    slow: bool = Field(False, description="the live camera is read at fewer frames a second than the referee "
+                                          "needs (sueca.vision.pipeline.MIN_LIVE_FPS): plays may go to the referee")
 
 
 class StateOut(_Out):

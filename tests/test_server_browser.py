@@ -173,6 +173,13 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         assert "12.3 s" in text and "3 jogada(s)" in text
         srv.app.state.feed.on_event(SourceStatus(True, 9.5, 140, "packaged"))
         page.wait_for_selector("#notices .notice.held", state="detached", timeout=5000)
+        # a Pi reading its camera too slowly: the status line says so, and stops saying it
+        srv.app.state.feed.on_event(SourceStatus(True, 4.2, 150, "packaged", slow=True))
+        page.wait_for_selector("#status-line .slow", state="attached", timeout=5000)
+        assert "lento de mais" in page.text_content("#status-line .slow")
+        assert "4.2 imagens/s" in page.text_content("#status-line")
+        srv.app.state.feed.on_event(SourceStatus(True, 9.5, 160, "packaged"))
+        page.wait_for_selector("#status-line .slow", state="detached", timeout=5000)
         # the camera view: the latest frame with its detections drawn over it
         jpeg = snapshot_jpeg([(0, "4S")])
         srv.app.state.feed.on_frame(jpeg, (640, 480), [{"card": "4S", "confidence": 0.93, "box": [290, 290, 350, 370]}], 5)

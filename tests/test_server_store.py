@@ -134,7 +134,11 @@ def test_feed_turns_pipeline_events_into_match_events(ref):
     assert feed.on_event(TrickCleared(4.0)) == "ignored"
     assert feed.on_event(SourceStatus(True, 9.5, 120, "yolo-n", "")) == "status"
     s = ref.state()
-    assert s["status"]["fps"] == 9.5 and s["status"]["model"] == "yolo-n"
+    assert s["status"]["fps"] == 9.5 and s["status"]["model"] == "yolo-n" and s["status"]["slow"] is False
+    feed.on_event(SourceStatus(True, 4.2, 140, "yolo-n", "", slow=True))  # a Pi falling behind its camera
+    assert ref.state()["status"]["slow"] is True and ref.state()["status"]["fps"] == 4.2
+    feed.on_event(SourceStatus(True, 9.5, 160, "yolo-n", ""))
+    assert ref.state()["status"]["slow"] is False
     assert [u["card"] for u in s["uncertain"]] == ["2S"]
     assert [r["card"] for r in s["rejected"]] == ["AS", "9S"]
     assert s["hand"]["trump_card"] == "6H"

@@ -70,6 +70,7 @@ class SourceStatus:
     t: float = 0.0
     held: int = 0                  # plays held behind a card nobody could read ...
     held_t: float | None = None    # ... which hit the table at this source time
+    slow: bool = False             # a live source read at under MIN_LIVE_FPS frames a second
 
 
 PipelineEvent = PlayEvent | TrumpSeen | TrickCleared | SourceStatus | PlayCorrected

@@ -43,6 +43,14 @@ from .unread import UnreadPlays
 
 log = logging.getLogger("sueca.vision.pipeline")
 
+#: Frames a second a live source must be read at for the referee's figures to hold. The same
+#: simulated games (``scripts/eval_games.py --sim --seeds 1000-1039 --hands 3 --fps F``, and
+#: ``--seeds 4000-4039 --faults harsh``) gave 120 and 120 of 120 hands right at 10 and at 30
+#: frames a second, 120 and 118 at 8, 119 and 113 at 6, 114 and 67 at 4, 53 and 6 at 2.5
+#: (``models/EXPERIMENTS.md``, twenty-eighth session): fewer frames, fewer readings of a card
+#: before its trick is swept. Under it the status says so (``SourceStatus.slow``) and the log warns.
+MIN_LIVE_FPS = 8.0
+
 
 @dataclass(frozen=True)
 class Progress:
@@ -98,6 +106,8 @@ class Pipeline(FollowsCommitted, UnreadPlays):
         self.progress_every_s = progress_every_s
         self.status_every_s = status_every_s
         self.model_name = model_name
+        self.min_live_fps = MIN_LIVE_FPS
+        self._slow = False
         self._clock = clock
         self.record = MatchRecord(self.rules)
         self.finished_records: list[MatchRecord] = []   # earlier matches when one was won
@@ -220,8 +230,13 @@ class Pipeline(FollowsCommitted, UnreadPlays):
             fps = self.frames / elapsed if elapsed > 0 else 0.0
             ev = SourceStatus(connected=True, fps=fps, frames=self.frames, model=self.model_name, t=t)
         held = self.unresolved
+        slow = bool(getattr(self.source, "live", False)) and ev.connected and 0 < ev.fps < self.min_live_fps
+        if slow and not self._slow:
+            log.warning("the live source is read at %.1f frames/s, under %.0f: cards lying briefly may go "
+                        "unread and their plays to the referee (docs/raspberry-pi.md)", ev.fps, self.min_live_fps)
+        self._slow = slow
         # the referee must see that the game waits for him to name a card
-        return replace(ev, held=len(held), held_t=round(held[0].t, 2) if held else None)
+        return replace(ev, held=len(held), held_t=round(held[0].t, 2) if held else None, slow=slow)
 
     # -- the engine side --------------------------------------------------------
     def _emit(self, ev) -> None:

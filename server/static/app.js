@@ -186,6 +186,8 @@ function renderNotices(s) {
 function renderStatus(s) {
   const st = s.status || {};
   const parts = [`<b>${esc(t(st.connected ? "cam_on" : "cam_off"))}</b>`, esc(t("fps", { n: st.fps || 0 }))];
+  // the camera read at fewer frames a second than the referee needs (MIN_LIVE_FPS)
+  if (st.slow) parts.push(`<span class="err slow">${esc(t("slow"))}</span>`);
   if (st.model) parts.push(`${esc(t("model"))}: ${esc(st.model)}`);
   if (st.last_error) parts.push(`<span class="err">${esc(t("last_error"))}: ${esc(st.last_error)}</span>`);
   $("#status-line").innerHTML = parts.join(" · ");
