@@ -8,7 +8,7 @@ from sueca.hardware.files import FolderSource, VideoFileSource
 from sueca.hardware.live import LiveSource
 from sueca.hardware.sources import FrameSourceStatus
 from sueca.vision.geometry import Calibration
-from sueca.vision.pipeline import MIN_LIVE_FPS, Pipeline
+from sueca.vision.pipeline import MIN_LIVE_FPS, SLOW_AFTER_S, Pipeline
 
 
 class Source:
@@ -41,7 +41,9 @@ def test_a_live_source_read_under_the_minimum_rate_is_slow_and_the_log_says_so_o
     assert len(warned) == 1 and "4.0 frames/s" in warned[0]
 
 
-def test_fast_enough_a_file_or_a_lost_camera_is_not_slow():
+def test_fast_enough_a_file_a_lost_camera_or_the_first_seconds_are_not_slow():
+    # the first seconds: the networks warm up on the first frames
+    assert not pipeline(Source(live=True, fps=2.0))._status(SLOW_AFTER_S - 1.0, 3.0).slow
     assert not pipeline(Source(live=True, fps=MIN_LIVE_FPS + 1.5))._status(10.0, 5.0).slow
     # a file gives every frame, however long each takes
     assert not pipeline(Source(live=False, fps=2.0))._status(10.0, 5.0).slow
@@ -53,9 +55,9 @@ def test_a_live_source_that_recovers_is_no_longer_slow_and_warns_again_if_it_fal
     source = Source(live=True, fps=3.0)
     pipe = pipeline(source)
     with caplog.at_level(logging.WARNING, logger="sueca.vision.pipeline"):
-        assert pipe._status(1.0, 1.0).slow
+        assert pipe._status(6.0, 1.0).slow
         source.status = FrameSourceStatus(spec="cam", connected=True, fps=10.0)
-        assert not pipe._status(2.0, 2.0).slow
+        assert not pipe._status(7.0, 2.0).slow
         source.status = FrameSourceStatus(spec="cam", connected=True, fps=5.0)
-        assert pipe._status(3.0, 3.0).slow
+        assert pipe._status(8.0, 3.0).slow
     assert sum("frames/s" in r.getMessage() for r in caplog.records) == 2

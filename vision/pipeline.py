@@ -50,6 +50,9 @@ log = logging.getLogger("sueca.vision.pipeline")
 #: (``models/EXPERIMENTS.md``, twenty-eighth session): fewer frames, fewer readings of a card
 #: before its trick is swept. Under it the status says so (``SourceStatus.slow``) and the log warns.
 MIN_LIVE_FPS = 8.0
+#: ... not said before the source has been read this long: the first frames wait for the networks
+#: to warm up
+SLOW_AFTER_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,8 @@ class Pipeline(FollowsCommitted, UnreadPlays):
             fps = self.frames / elapsed if elapsed > 0 else 0.0
             ev = SourceStatus(connected=True, fps=fps, frames=self.frames, model=self.model_name, t=t)
         held = self.unresolved
-        slow = bool(getattr(self.source, "live", False)) and ev.connected and 0 < ev.fps < self.min_live_fps
+        slow = (bool(getattr(self.source, "live", False)) and ev.connected and elapsed >= SLOW_AFTER_S
+                and 0 < ev.fps < self.min_live_fps)
         if slow and not self._slow:
             log.warning("the live source is read at %.1f frames/s, under %.0f: cards lying briefly may go "
                         "unread and their plays to the referee (docs/raspberry-pi.md)", ev.fps, self.min_live_fps)
