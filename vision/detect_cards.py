@@ -82,7 +82,8 @@ def detect(rec, frame: np.ndarray, memory, threshold: float | None, white=None,
     cards = FrameCards(corners, codes, confs, loc, added)
     face_check(rec, frame, cards, candidates, handed, memo, faces)
     refused_now = second_opinions_kept(cards, strict)
-    dropped = np.concatenate([dropped, corners[refused_now]])
+    if refused_now.any():
+        dropped = np.concatenate([dropped, corners[refused_now]])
     if refusal is not None:
         refusal.done(refused_now, rboxes)
     if memory is None and looks.get("spreads"):

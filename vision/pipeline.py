@@ -109,8 +109,7 @@ class Pipeline(FollowsCommitted, UnreadPlays):
         self.progress_every_s = progress_every_s
         self.status_every_s = status_every_s
         self.model_name = model_name
-        self.min_live_fps = MIN_LIVE_FPS
-        self._slow = False
+        self._slow = False  # the last status said the live source was read too slowly
         self._clock = clock
         self.record = MatchRecord(self.rules)
         self.finished_records: list[MatchRecord] = []   # earlier matches when one was won
@@ -234,10 +233,10 @@ class Pipeline(FollowsCommitted, UnreadPlays):
             ev = SourceStatus(connected=True, fps=fps, frames=self.frames, model=self.model_name, t=t)
         held = self.unresolved
         slow = (bool(getattr(self.source, "live", False)) and ev.connected and elapsed >= SLOW_AFTER_S
-                and 0 < ev.fps < self.min_live_fps)
+                and 0 < ev.fps < MIN_LIVE_FPS)
         if slow and not self._slow:
             log.warning("the live source is read at %.1f frames/s, under %.0f: cards lying briefly may go "
-                        "unread and their plays to the referee (docs/raspberry-pi.md)", ev.fps, self.min_live_fps)
+                        "unread and their plays to the referee (docs/raspberry-pi.md)", ev.fps, MIN_LIVE_FPS)
         self._slow = slow
         # the referee must see that the game waits for him to name a card
         return replace(ev, held=len(held), held_t=round(held[0].t, 2) if held else None, slow=slow)
