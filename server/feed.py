@@ -136,7 +136,9 @@ class LiveFeed:
             self.referee.submit("play", payload, WHO, snapshot=ev.snapshot_jpeg)
             return "play"
         except EventRejected as e:
-            self.referee.reject({**payload, "reason": str(e)}, WHO)
+            # a card nobody could read: the referee sees its weak reading, if any, to check
+            hint = {"hint": ev.hint} if ev.hint and not ev.card else {}
+            self.referee.reject({**payload, **hint, "reason": str(e)}, WHO)
             return "rejected"
 
     def _corrected(self, ev: PlayCorrected) -> str:

@@ -173,6 +173,10 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         assert "12.3 s" in text and "3 jogada(s)" in text
         srv.app.state.feed.on_event(SourceStatus(True, 9.5, 140, "packaged"))
         page.wait_for_selector("#notices .notice.held", state="detached", timeout=5000)
+        # the unread card itself, refused as a play: its weak reading is shown, as such
+        srv.app.state.feed.on_event(PlayEvent("", 1, 2.0, 0.0, uncertain=True, hint="7H"))
+        page.wait_for_selector("#notices .notice.bad", timeout=5000)
+        assert "? (leitura fraca: Manilha de copas)" in page.text_content("#notices .notice.bad")
         # a Pi reading its camera too slowly: the status line says so, and stops saying it
         srv.app.state.feed.on_event(SourceStatus(True, 4.2, 150, "packaged", slow=True))
         page.wait_for_selector("#status-line .slow", state="attached", timeout=5000)

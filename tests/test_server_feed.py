@@ -34,3 +34,12 @@ def test_a_correction_for_no_known_play_is_rejected_and_loses_nothing(tmp_path):
     view = feed.referee.view()
     assert [p.card.code for p in view.record.hands[0].plays] == ["AS", "2S"]
     assert len(view.rejected) == 2
+
+
+def test_an_unread_play_is_refused_with_its_weak_reading_for_the_referee(tmp_path):
+    feed = feed_with_hand(tmp_path)
+    assert feed.on_event(PlayEvent("", seat=1, t=2.0, confidence=0.0, uncertain=True, hint="7H")) == "rejected"
+    assert feed.on_event(PlayEvent("", seat=1, t=2.5, confidence=0.0, uncertain=True)) == "rejected"
+    view = feed.referee.view()
+    assert [p.card.code for p in view.record.hands[0].plays] == ["AS"]  # a weak reading is no play
+    assert view.rejected[-2]["hint"] == "7H" and "hint" not in view.rejected[-1]

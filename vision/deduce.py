@@ -62,7 +62,8 @@ def assign_unread(rules: Rules, dealer: int, trump: Card,
 
 
 def reconcile(rules: Rules, dealer: int, trump: Card, plays: Sequence[tuple[Card | None, int]],
-              suggested: dict[int, Card] | None = None) -> dict[int, Card] | None:
+              suggested: dict[int, Card] | None = None,
+              hints: dict[int, Card] | None = None) -> dict[int, Card] | None:
     """Name the unread plays (``None`` cards) of a whole hand: play index -> card, or
     None when the rules do not single out one answer.
 
@@ -79,6 +80,15 @@ def reconcile(rules: Rules, dealer: int, trump: Card, plays: Sequence[tuple[Card
     renúncias would not do: the engine stops proving them once a case is made); one
     whose case holds a card in doubt makes the rules name nothing, or the wrong way:
     every name given here stays uncertain for the referee.
+
+    ``hints``: unread plays' readings too weak to give (a single frame's), each naming
+    a different card of the pool (else none is trusted). When the rules leave several
+    ways, the one way that agrees with every hint is taken. When every way puts a play
+    in doubt into a renúncia's case (the hand may hold a real one there), the way the
+    hints name is taken only when they name every play in doubt but one. When the
+    rules single out a way and the hints alone name another, nothing is named. A weak
+    misread must name another card of the few never seen, at the right play, to
+    mislead it.
     """
     suggested = suggested or {}
     unread = [i for i, (c, _) in enumerate(plays) if c is None]
@@ -90,16 +100,41 @@ def reconcile(rules: Rules, dealer: int, trump: Card, plays: Sequence[tuple[Card
     pool = sorted((set(rules.deck) - set(where)) | {plays[p][0] for p in doubled.values()}, key=lambda c: c.code)
     if len(pool) != len(slots) or len(slots) > MAX_IN_DOUBT:
         return None
-    in_doubt, best = set(slots), []
+    hinted = {i: c for i, c in (hints or {}).items() if i in unread and i not in doubled and c in pool}
+    if len(set(hinted.values())) != len(hinted):
+        hinted = {}  # two plays hinted as one card: at least one hint is wrong, trust none
+    in_doubt, clean, agreeing = set(slots), [], []
     for order in itertools.permutations(pool):
         put = dict(zip(slots, order))
         if any(put[i] != plays[p][0] and put[p] != plays[p][0] for i, p in doubled.items()):
             continue  # a card read twice lies at one of the two places it was read
         found = renuncias_if(rules, dealer, trump, [(put.get(k, c), s) for k, (c, s) in enumerate(plays)])
-        if found is not None and not any(_touches(r, in_doubt) for r in found):
-            best.append(put)
-            if len(best) > 1:
+        if found is None:
+            continue
+        agrees = bool(hinted) and all(put[i] == c for i, c in hinted.items())
+        if agrees:
+            agreeing.append(put)
+        if not any(_touches(r, in_doubt) for r in found):
+            clean.append(put)
+            if len(clean) > 1 and not hinted:
                 return None
-    if len(best) != 1:
+    named = _chosen(clean, agreeing, told=len(slots) - len(hinted) <= 1)
+    if named is None:
         return None
-    return {k: c for k, c in best[0].items() if plays[k][0] is None or plays[k][0] != c}
+    return {k: c for k, c in named.items() if plays[k][0] is None or plays[k][0] != c}
+
+
+def _chosen(clean: list[dict], agreeing: list[dict], told: bool) -> dict | None:
+    """The way to take: ``clean`` are the ways with no renúncia through a play in doubt,
+    ``agreeing`` those that agree with every weak hint, ``told`` whether the hints leave
+    a single way on their own (every play in doubt but one hinted)."""
+    hinted_way = agreeing[0] if told and len(agreeing) == 1 else None
+    if len(clean) == 1:
+        # the rules single one out; hints that alone name another way contradict them
+        return None if hinted_way is not None and hinted_way != clean[0] else clean[0]
+    if len(clean) > 1:
+        ways = [w for w in clean if w in agreeing]
+        return ways[0] if len(ways) == 1 else None
+    # every way puts a play in doubt into a renúncia's case: a real renúncia there
+    # (one of the hand's own) is told only by the hints naming the way themselves
+    return hinted_way

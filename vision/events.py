@@ -16,7 +16,10 @@ class PlayEvent:
     ``seat`` is where the card came from (the table sector), ``None`` when the
     geometry could not tell. ``uncertain`` marks an identity the referee must
     confirm (the pipeline never guesses). ``snapshot_jpeg`` is a small JPEG of
-    the table at that moment, evidence for the dashboard.
+    the table at that moment, evidence for the dashboard. ``hint`` is, for a play
+    given without a card, the reading it had that was too weak to give (one frame's,
+    say): never recorded as its card, it only helps tell apart, at the hand's end,
+    the cards nobody read (:func:`sueca.vision.deduce.reconcile`).
     """
 
     card: str
@@ -26,6 +29,7 @@ class PlayEvent:
     uncertain: bool = False
     frame_index: int = -1
     snapshot_jpeg: bytes | None = field(default=None, repr=False)
+    hint: str = ""
 
 
 @dataclass(frozen=True)

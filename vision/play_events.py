@@ -248,7 +248,7 @@ class PlayDetector(Judgement):
 
     def _stray(self, tr: TrackView) -> "Stray":
         return Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best.get(tr.id, ""),
-                      self._seat(tr, None), round(tr.identity_confidence, 4), tr.id)
+                      self._seat(tr, None), round(tr.identity_confidence, 4), tr.id, self._hint(tr))
 
     def _play_stray(self, x: "Stray", frame_index: int, image) -> PlayEvent:
         self._roles[x.track_id] = "played"
@@ -264,7 +264,8 @@ class PlayDetector(Judgement):
             self._hand_cards.add(x.card)
         self._plays_in_hand += 1
         return PlayEvent(card=x.card, seat=x.seat, t=x.rest_t, confidence=x.confidence, uncertain=True,
-                         frame_index=frame_index, snapshot_jpeg=self._snapshot(image))
+                         frame_index=frame_index, snapshot_jpeg=self._snapshot(image),
+                         hint="" if x.card else x.hint)
 
     def _forget_if_moved(self, tr: TrackView) -> None:
         # a track that jumped since it lay here is a card on the move (or another
@@ -373,7 +374,7 @@ class PlayDetector(Judgement):
         self._plays_in_hand += 1
         return PlayEvent(card=card, seat=seat, t=rest_t, confidence=round(tr.identity_confidence, 4),
                          uncertain=not ident, frame_index=frame_index,
-                         snapshot_jpeg=self._snapshot(image))
+                         snapshot_jpeg=self._snapshot(image), hint="" if card else self._hint(tr, rest_t))
 
     def _maybe_trump(self, tr: TrackView, t: float, rest_t: float):
         cfg = self.config

@@ -78,6 +78,7 @@ class Stray:
     seat: int | None
     confidence: float
     track_id: int
+    hint: str = ""   # its leading reading, too weak to give (PlayEvent.hint)
 
 
 @dataclass
@@ -132,6 +133,23 @@ def still_since(tr, rest_tol: float) -> tuple[float, int]:
             break
         start, count = o.t, count + 1
     return start, count
+
+
+def weak_reading(tr, since: float, until: float = math.inf, floor: float = 0.55) -> str:
+    """The card ``tr`` was read as while it lay there (``since`` <= t < ``until``), however
+    few the readings: the one with the most confidence summed over readings of at least
+    ``floor``. Never a play's card: a hint for the hand's end (``PlayEvent.hint``).
+
+    >>> from types import SimpleNamespace as O
+    >>> tr = O(history=[O(t=1.0, code="7H", confidence=0.9), O(t=2.0, code="", confidence=0.0)])
+    >>> weak_reading(tr, since=0.5), weak_reading(tr, since=1.5)
+    ('7H', '')
+    """
+    votes: dict[str, float] = {}
+    for o in tr.history:
+        if o.code and since <= o.t < until and o.confidence >= floor:
+            votes[o.code] = votes.get(o.code, 0.0) + o.confidence
+    return max(votes, key=votes.__getitem__) if votes else ""
 
 
 def snapshot_jpeg(image: np.ndarray | None, width: int) -> bytes | None:

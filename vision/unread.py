@@ -30,6 +30,13 @@ from .events import PlayEvent
 log = logging.getLogger("sueca.vision.pipeline")
 
 
+def _card_or_none(code: str) -> Card | None:
+    try:
+        return Card.parse(code) if code else None
+    except ValueError:
+        return None
+
+
 class UnreadPlays:
     """The pipeline's held plays: see the module docstring."""
 
@@ -51,6 +58,8 @@ class UnreadPlays:
                 out.append({"hand": h, "card": ev.card or None, "seat": ev.seat, "t": round(ev.t, 3),
                             "confidence": round(float(ev.confidence), 4),
                             "why": "unreadable" if k == 0 else "after an unreadable card"})
+                if ev.hint and not ev.card:
+                    out[-1]["hint"] = ev.hint  # a reading too weak to give, for the referee's eye
         return out
 
     @property
@@ -126,9 +135,10 @@ class UnreadPlays:
         n = len(hr.plays)
         plays = [(p.card, p.seat) for p in hr.plays] + \
                 [(Card.parse(e.card) if e.card else None, e.seat) for e in self._pending]
-        hints = {n + k: Card.parse(self._read_twice[round(e.t, 3)]) for k, e in enumerate(self._pending)
+        twice = {n + k: Card.parse(self._read_twice[round(e.t, 3)]) for k, e in enumerate(self._pending)
                  if not e.card and round(e.t, 3) in self._read_twice}
-        named = reconcile(self.rules, hr.dealer, hr.trump_card, plays, hints)
+        weak = {n + k: c for k, e in enumerate(self._pending) if not e.card and (c := _card_or_none(e.hint))}
+        named = reconcile(self.rules, hr.dealer, hr.trump_card, plays, twice, weak)
         if named is None:
             return False
         renamed = {i: c for i, c in named.items() if i < n}
