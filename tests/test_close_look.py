@@ -111,3 +111,21 @@ def test_an_unread_box_read_takes_the_cards_own_outline():
         d = run(looks, frame, dets(("", 640, 500)), np.zeros((0, 4, 2)), reader)
     assert d.codes == ("JH",) and abs(float(d.corners[0].mean(axis=0)[1]) - 520) < 1
     assert abs(float(d.xyxy[0][1]) - 470) < 1
+
+
+def test_with_the_frames_times_the_wait_is_time_not_frames():
+    """A camera read 4 times a second waits the 0.8 s that 8 frames are at 10 a second (3.2 frames),
+    not 8 of its own frames (2 s, when the last card of a trick may be gathered already)."""
+    def first_read(looks, fps):
+        frame, reader = table((640, 500)), Reader(("JH", 640, 500))
+        for k in range(12):
+            if fps is not None:
+                looks.t = 30.0 + k / fps
+            if run(looks, frame, dets(("", 640, 500)), np.zeros((0, 4, 2)), reader).codes == ("JH",):
+                return k
+        return None
+
+    assert first_read(CloseLooks(after=8), None) == 8       # untimed (still images): frames
+    assert first_read(CloseLooks(after=8), 10.0) == 8       # 10 a second: the same
+    assert first_read(CloseLooks(after=8), 4.0) == 4        # 0.8 s after it was first seen at 4 a second
+    assert first_read(CloseLooks(after=8), 30.0) is None    # 30 a second: 0.8 s is 24 frames

@@ -14,6 +14,11 @@ look that reads nothing is tried again ``again`` frames later. The cost is one t
 unread box per ``again`` frames (then twice as many, and so on, while it stays unread), and
 nothing while every card is read.
 
+Where the frames' times are known (:attr:`CloseLooks.t`, set by the pipeline), ``after`` and
+``again`` count frames at :data:`REFERENCE_FPS`, the rate they were set at: a Pi reading 4
+frames a second looks after the same 0.8 s as at 10, not after 2 s, when the last card of a
+trick may already be gathered (``models/EXPERIMENTS.md``, twenty-ninth session).
+
 >>> looks = CloseLooks()
 >>> looks.after, looks.again
 (8, 40)
@@ -29,6 +34,9 @@ import numpy as np
 from sueca.vision.detections import UNREADABLE, CardDetections, outline_boxes
 from sueca.vision.readings import outline_iou
 
+#: The frame rate ``after`` and ``again`` are counted at when frames come with their times.
+REFERENCE_FPS = 10.0
+
 #: Outline IoU from which a card the close look read is the unread box it looked at (or the
 #: centre of either lies inside the other: a second opinion's box can sit half off its card).
 SAME_BOX = 0.5
@@ -39,8 +47,9 @@ class _Place:
     rbox: np.ndarray                  # (cx, cy, w, h, angle) of the unread box, frame pixels
     window: tuple[int, int, int, int]
     patch: np.ndarray
-    age: int = 0
-    next_look: int = 0
+    age: float = 0                    # frames it has lain unread (at REFERENCE_FPS when timed)
+    next_look: float = 0
+    born: float | None = None         # the time it was first seen, when frames are timed
     fails: int = 0                    # close looks here that read nothing
     missed: int = 0                   # frames in a row it was not among the unread boxes
     reading: tuple | None = None      # (code, confidence, outline (4, 2)) a close look gave
@@ -58,6 +67,9 @@ class CloseLooks:
     #: at (the pipeline: its play area, where the cards of a trick lie; the players' hands holding
     #: their cards at the table's edge are boxed unread all game long); None: anywhere
     where: Callable[[float, float, tuple[int, int]], bool] | None = field(default=None, repr=False)
+    #: the time (s) of the frame being read, where known (the pipeline sets it each frame);
+    #: None: every frame counts one
+    t: float | None = None
     looks: int = 0        # close looks so far
     read: int = 0         # ... that read a card
     _kept: list = field(default_factory=list, repr=False)
@@ -96,10 +108,14 @@ class CloseLooks:
             if j is None:
                 x0, y0, x1, y1 = _window(q, scale, grey.shape)
                 place = _Place(rboxes[k].copy(), (x0, y0, x1, y1), grey[y0:y1, x0:x1].astype(np.int16),
-                               next_look=self.after)
+                               next_look=self.after, born=self.t)
             else:
                 place = self._kept[j]
-                place.age += 1
+                if self.t is not None and place.born is not None:
+                    # rounded: 0.8 s at 10 a second is 8 frames, not 7.999999
+                    place.age = round((self.t - place.born) * REFERENCE_FPS, 6)
+                else:
+                    place.age += 1
             place.missed = 0
             places.append(place)
         h, w = frame.shape[:2]

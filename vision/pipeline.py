@@ -182,6 +182,8 @@ class Pipeline(FollowsCommitted, UnreadPlays):
                 self._sync()  # the referee may have changed the record since the last frame
                 self._release()
             if isinstance(self.recognizer, Recognizer):
+                if self.outline_memory is not None:
+                    self.outline_memory.close.t = t  # a close look's wait is time, whatever the rate
                 dets = self.recognizer(image, memory=self.outline_memory,
                                        threshold=self.recognizer.config.video_threshold)
             else:
