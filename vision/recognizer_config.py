@@ -243,7 +243,8 @@ def _outliner(value, path: Path) -> dict | None:
     locator's own boxes) or "all" (:mod:`sueca.vision.split_box`), and ``last_look``: false or
     the threshold a box still unread is read at (0.5 to 1, :mod:`sueca.vision.last_look`), and
     ``close_look``: false or the frames a box lies unread on video before its close look
-    (:mod:`sueca.vision.close_look`); a misspelt word would otherwise read as true."""
+    (frames at 10 a second where the frames' times are known: 8 is 0.8 s at any rate;
+    :mod:`sueca.vision.close_look`); a misspelt word would otherwise read as true."""
     if value is None:
         return value
     if value.get("anchored", False) not in (False, True, "all"):

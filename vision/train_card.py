@@ -139,7 +139,8 @@ def _second_look(cfg) -> str:
          "(`vision/split_box.py`)" if o.get("split_box") else "") + \
         (f"; last, a box still unread is read at {float(o['last_look']):g} and kept where the face's own card "
          "agrees (`vision/last_look.py`)" if o.get("last_look") else "") + \
-        (f"; on video a box left unread {int(o['close_look'])} frames while it lies unchanged is read in a "
+        (f"; on video a box left unread {int(o['close_look'])} frames (counted at 10 a second) while it lies "
+         "unchanged is read in a "
          "window of 0.6 of the frame, as a still image's tile (`vision/close_look.py`)" if o.get("close_look") else "")
 
 
