@@ -4,7 +4,8 @@ A play whose card no frame could read blocks the plays after it: the record
 cannot take them in order until that card is known. The referee names it
 (``resolve_card``), or, once the hand's forty cards have all hit the table,
 the rules name it (``deduce_unknown``: the one card never seen, or the only
-order of several that puts no play in doubt into a renúncia's case,
+order of several that puts no play in doubt into a renúncia's case, helped by the
+readings too weak to give that the plays carry as ``PlayEvent.hint``,
 :mod:`sueca.vision.deduce`), marked uncertain either way. Nothing held is lost:
 ``held_json`` lists it for a record written in the meantime.
 
