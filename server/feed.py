@@ -132,13 +132,17 @@ class LiveFeed:
                    "confidence": round(float(ev.confidence), 4), "uncertain": bool(ev.uncertain)}
         if ev.seat is None:
             del payload["seat"]
+        if not ev.card:
+            # a card nobody could read: the referee names it; its weak reading, if any, helps
+            hint = {"hint": ev.hint} if ev.hint else {}
+            self.referee.reject({**payload, **hint, "why": "unreadable",
+                                 "reason": "nobody could read this card: the referee names it"}, WHO)
+            return "rejected"
         try:
             self.referee.submit("play", payload, WHO, snapshot=ev.snapshot_jpeg)
             return "play"
         except EventRejected as e:
-            # a card nobody could read: the referee sees its weak reading, if any, to check
-            hint = {"hint": ev.hint} if ev.hint and not ev.card else {}
-            self.referee.reject({**payload, **hint, "reason": str(e)}, WHO)
+            self.referee.reject({**payload, "reason": str(e)}, WHO)
             return "rejected"
 
     def _corrected(self, ev: PlayCorrected) -> str:

@@ -193,7 +193,8 @@ def test_referee_enters_the_unread_card_and_the_hand_goes_on():
         if n == 8 and pipe.unresolved:
             # the unread play blocks the hand: its later plays wait here, not there
             assert len(plays_of(feed)) == 5 and pipe.turn is None
-            assert "unknown card" in ref.view().rejected[-1]["reason"]
+            assert ref.view().rejected[-1]["why"] == "unreadable"
+            assert "nobody could read" in ref.view().rejected[-1]["reason"]
             # the dashboard's status line tells the referee what the game waits for
             feed.on_event(pipe._status(1.0, ev.t))
             status = StateOut.model_validate(ref.state()).status

@@ -176,7 +176,8 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         # the unread card itself, refused as a play: its weak reading is shown, as such
         srv.app.state.feed.on_event(PlayEvent("", 1, 2.0, 0.0, uncertain=True, hint="7H"))
         page.wait_for_selector("#notices .notice.bad", timeout=5000)
-        assert "? (leitura fraca: Manilha de copas)" in page.text_content("#notices .notice.bad")
+        notice = page.text_content("#notices .notice.bad")
+        assert "? (leitura fraca: Manilha de copas) — ninguém a conseguiu ler" in notice
         # a Pi reading its camera too slowly: the status line says so, and stops saying it
         srv.app.state.feed.on_event(SourceStatus(True, 4.2, 150, "packaged", slow=True))
         page.wait_for_selector("#status-line .slow", state="attached", timeout=5000)

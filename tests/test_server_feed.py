@@ -43,3 +43,4 @@ def test_an_unread_play_is_refused_with_its_weak_reading_for_the_referee(tmp_pat
     view = feed.referee.view()
     assert [p.card.code for p in view.record.hands[0].plays] == ["AS"]  # a weak reading is no play
     assert view.rejected[-2]["hint"] == "7H" and "hint" not in view.rejected[-1]
+    assert all(r["why"] == "unreadable" and "nobody could read" in r["reason"] for r in view.rejected[-2:])
