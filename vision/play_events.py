@@ -247,8 +247,9 @@ class PlayDetector(Judgement):
             self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
 
     def _stray(self, tr: TrackView) -> "Stray":
-        return Stray(self._entered.get(tr.id, tr.first_t), self._first_rest[tr.id], self._rest_best.get(tr.id, ""),
-                      self._seat(tr, None), round(tr.identity_confidence, 4), tr.id, self._hint(tr))
+        rest_t = self._first_rest[tr.id]
+        return Stray(self._entered.get(tr.id, tr.first_t), rest_t, self._rest_best.get(tr.id, ""),
+                     self._seat(tr, None), round(tr.identity_confidence, 4), tr.id, self._hint(tr, rest_t))
 
     def _play_stray(self, x: "Stray", frame_index: int, image) -> PlayEvent:
         self._roles[x.track_id] = "played"

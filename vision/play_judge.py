@@ -4,8 +4,9 @@ Each question weighs what the camera saw against the game (whose turn it is, one
 seat per trick), or says whether a card lies at rest, whole, and whether the trick was
 swept. Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
 (``_trick``, ``_rest_best``, ``_first_rest``, ``tracker``, ``_seen_now``, ``_size``,
-``_gone_since``, ``calibration``, ``config``) they read; ``_note_apart`` keeps ``_apart`` and ``_unread_views`` for
-``_two_cards``, ``_learn_card_size`` keeps ``_size``, ``_doubled_card`` keeps ``_doubled``
+``_gone_since``, ``calibration``, ``config``) they read; ``_note_apart`` keeps ``_apart``
+and ``_unread_views`` for ``_two_cards``, ``_learn_card_size`` keeps ``_size``,
+``_doubled_card`` keeps ``_doubled``
 (new cards that read as a card of an earlier trick: uncertain plays, never ghosts).
 """
 
@@ -242,11 +243,10 @@ class Judgement:
         # needs two readings and a clear lead
         return bool(tr.best) and tr.best_reads >= 2 and tr.identity_confidence >= self.config.suggest_conf
 
-    def _hint(self, tr: TrackView, since: float | None = None) -> str:
+    def _hint(self, tr: TrackView, since: float) -> str:
         # too weak to give (one frame's, at a slow frame rate), but it may tell two unread
         # cards apart at the hand's end; read while it lay here, before any jump (after
         # one the track may be another card)
-        since = self._first_rest.get(tr.id, tr.first_t) if since is None else since
         return weak_reading(tr, since, tr.moved_t if tr.moved_t > since else math.inf,
                             self.tracker.config.read_floor)
 

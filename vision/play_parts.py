@@ -135,14 +135,15 @@ def still_since(tr, rest_tol: float) -> tuple[float, int]:
     return start, count
 
 
-def weak_reading(tr, since: float, until: float = math.inf, floor: float = 0.55) -> str:
+def weak_reading(tr, since: float, until: float, floor: float) -> str:
     """The card ``tr`` was read as while it lay there (``since`` <= t < ``until``), however
     few the readings: the one with the most confidence summed over readings of at least
-    ``floor``. Never a play's card: a hint for the hand's end (``PlayEvent.hint``).
+    ``floor`` (the tracker's ``read_floor``). Never a play's card: a hint for the hand's
+    end (``PlayEvent.hint``). Only the tracker's recent history (``history_s``) is searched.
 
     >>> from types import SimpleNamespace as O
     >>> tr = O(history=[O(t=1.0, code="7H", confidence=0.9), O(t=2.0, code="", confidence=0.0)])
-    >>> weak_reading(tr, since=0.5), weak_reading(tr, since=1.5)
+    >>> weak_reading(tr, 0.5, math.inf, 0.55), weak_reading(tr, 1.5, math.inf, 0.55)
     ('7H', '')
     """
     votes: dict[str, float] = {}
