@@ -107,3 +107,20 @@ def test_time_must_not_go_back():
     tr.update(dets(), 1.0)
     with pytest.raises(ValueError, match="backwards"):
         tr.update(dets(), 0.5)
+
+
+def test_a_card_landing_on_a_still_one_is_another_track():
+    """At 4 frames a second the 5H is seen once in flight, once landing unread, then read
+    where it covers the 3H, a third of a card off. Each card exists once: the 3H's track,
+    settled, does not swallow the 5H's, and stays the 3H while covered."""
+    still = [dets(("3H", 600, 400, 0.99))] * 12
+    landing = [dets(("3H", 600, 400, 0.99), ("", 420, 430, 0.5)),
+               dets(("", 600, 400, 0.6), ("", 572, 418, 0.4))]
+    covered = [dets(("5H", 570, 420, 0.99))] * 8
+    tr = CardTracker()
+    for i, f in enumerate(still + landing + covered):
+        tracks = tr.update(f, t=i * 0.25)
+    by_card = {t.identity: t for t in tracks}
+    assert set(by_card) == {"3H", "5H"}
+    assert by_card["5H"].visible and not by_card["3H"].visible
+    assert by_card["3H"].center == (600.0, 400.0)

@@ -379,3 +379,14 @@ def test_the_next_lead_while_the_last_trick_still_lies_there_closes_it():
     lead = [e for e in tb.events if isinstance(e, PlayEvent)][-1]
     assert lead.frame_index / 10 - lead.t <= 0.3   # the trick lies still in view: no wait
     assert [e.cards for e in tb.events if isinstance(e, TrickCleared)] == [("4S", "QS", "7S", "3S")]
+
+
+def test_a_card_landing_on_a_played_one_and_covering_it_is_a_play():
+    """Seat 3's card lands a third of a card off seat 2's QC and covers it: the QC is not
+    seen again, the new card is read. It is seat 3's play, not the QC moved."""
+    tb = Table()
+    tb.show(("QC", 640, 380, 0.95), times=10, turn=2)
+    tb.show(("QC", 640, 380, 0.95), ("", 450, 400, 0.5), turn=3)
+    tb.show(("", 640, 380, 0.6), ("", 612, 406, 0.4), turn=3)
+    tb.show(("5H", 610, 408, 0.99), times=10, turn=3)
+    assert tb.plays() == [("QC", 2), ("5H", 3)]

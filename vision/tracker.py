@@ -284,6 +284,8 @@ class CardTracker:
                     continue  # two detections: two cards lying on each other
                 ka, kb = self._knowledge(a), self._knowledge(b)
                 keep, drop = (a, b) if ka >= kb else (b, a)
+                if self._other_card(keep, drop):
+                    continue
                 if drop.seen_now:
                     keep.xyxy, keep.last_t, keep.seen_now = drop.xyxy.copy(), drop.last_t, True
                     keep.history.extend(drop.history)
@@ -294,6 +296,14 @@ class CardTracker:
                 gone.add(drop.id)
                 self.merged[drop.id] = keep.id
         return [tr for tr in tracks if tr.id not in gone]
+
+    def _other_card(self, keep: _Track, drop: _Track) -> bool:
+        """``drop`` reads, as surely as settling asks, another card than the one
+        ``keep`` is settled on: a card landing on (and covering) another, not one
+        card's two tracks. Each card exists once, so they stay apart."""
+        settled, _, _ = self.identity_of(keep, segment=True)
+        best, top, second = drop.ranking(segment=True)
+        return bool(settled) and bool(best) and best != settled and top - second >= self.config.settle_margin
 
     def _knowledge(self, tr: _Track) -> tuple:
         settled, best, conf = self.identity_of(tr, segment=True)
