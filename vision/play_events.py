@@ -6,7 +6,9 @@ its track first appeared, else where it lies), weighed against whose turn it
 is: evidence close to the expected seat is read as that seat, evidence clearly
 elsewhere is reported as what it is (the engine flags the mismatch); a card is
 never silently re-seated. An identity that never settles gives a play marked
-``uncertain``, never a guess.
+``uncertain``, never a guess; so does a card nobody saw at all (landed and
+gathered between two frames of a slow camera) where the seats show one was
+played: a trick swept a card short, or a card from a seat further on.
 
 >>> from sueca.vision.play_events import PlayDetector
 >>> # PlayDetector(calibration).update(detections, t, frame_index, turn=0, image=frame)
@@ -59,6 +61,7 @@ class PlayDetector(Judgement):
         self._apart: dict[int, set[int]] = {}     # unread card in the trick -> played ones seen beside it
         self._unread_views: dict[int, TrackView] = {}  # ... and its last view
         self._doubled: set[int] = set()          # new cards that read as a card played before
+        self._owed: tuple[int, float, float] | None = None  # a swept trick's unseen card (seat, between)
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
@@ -138,6 +141,7 @@ class PlayDetector(Judgement):
             stranded.sort(key=lambda x: (x.entered, x.track_id))
             room = 4 - len(self._trick)
             done = [self._play_stray(x, frame_index, image) for x in stranded[:room]]
+            self._owe_missed()
             for x in stranded[room:]:
                 if x.track_id not in self._seen_now:
                     self._roles[x.track_id] = "ignored"  # more than the trick held: gone with its pile
@@ -349,7 +353,8 @@ class PlayDetector(Judgement):
         return "ready", (entered, self._first_rest[tr.id])
 
     def _play(self, tr: TrackView, rest_t: float, t: float, frame_index: int, turn: int | None,
-              image: np.ndarray | None, events: list, card: str | None = None) -> PlayEvent:
+              image: np.ndarray | None, events: list,
+              card: str | None = None) -> PlayEvent | PlayCorrected:
         # ``card``: a stranded card's best reading while it lay there (never settled)
         ident = tr.identity if card is None else ""
         if tr.id in self._doubled:
@@ -365,6 +370,10 @@ class PlayDetector(Judgement):
             card = tr.best  # a suggestion for the referee, marked uncertain; weak ones are not given
         card = ident or card or ""
         seat = self._seat(tr, turn)
+        found = self._unseen_found(tr, seat, t) if ident else None
+        if found is not None:
+            return found
+        events += self._missed_plays(tr, seat, turn, rest_t, frame_index)
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True
         self._roles[tr.id] = "played"
@@ -418,6 +427,7 @@ class PlayDetector(Judgement):
         self._plays_in_hand = 0
         self._trump = None
         self._trump_played = False
+        self._owed = None
 
     def _snapshot(self, image: np.ndarray | None) -> bytes | None:
         return snapshot_jpeg(image, self.config.snapshot_width)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from .detections import CardDetections
+from .events import PlayCorrected, PlayEvent
 from .play_parts import OnTable, polygon_area, seat_of_play, still_since, weak_reading
 from .tracker import TrackView
 
@@ -253,3 +254,79 @@ class Judgement:
     def _seat(self, tr: TrackView, turn: int | None) -> int | None:
         return seat_of_play(self.calibration, tr.origin or tr.first_center, tr.center, turn,
                             self.config.seat_band_deg)
+
+    # -- plays nobody saw --------------------------------------------------
+    def _in_turn(self) -> list[int] | None:
+        """The trick's seats when they are all known and run in turn, else None."""
+        seats = [e.seat for e in self._trick]
+        if not seats or None in seats or any(s != (seats[0] + i) % 4 for i, s in enumerate(seats)):
+            return None
+        return seats
+
+    def _skipped_seat(self, tr: TrackView, seat: int | None, turn: int | None) -> int | None:
+        """The seat between the trick's last and ``seat`` whose card nobody saw, when the new
+        card ``tr``, read for sure, comes from the seat after next (at a slow frame rate a card
+        can land and be covered between two frames). Each seat plays once a trick, in turn:
+        the seats so far must run in turn, leave room for two more, and not hold ``seat``;
+        the rules' turn, where known, is the skipped seat. A card read again after it was
+        played is no evidence (it may be an old card seen anew)."""
+        seats = self._in_turn()
+        if seats is None or seat is None or len(seats) > 2 or not tr.identity or tr.id in self._doubled:
+            return None
+        skipped = (seats[-1] + 1) % 4
+        if seat != (skipped + 1) % 4 or (turn is not None and turn != skipped):
+            return None
+        return skipped
+
+    def _owe_missed(self) -> None:
+        """A trick swept a card short: the seat after its last played a card nobody saw,
+        unless the next card comes from that very seat (a hand had only hidden the trick,
+        and this is its last card). Decided at the next play (:meth:`_missed_plays`)."""
+        seats = self._in_turn()
+        if seats is not None and len(seats) == 3:
+            self._owed = ((seats[-1] + 1) % 4, self._trick[-1].play_t, self._gone_since)
+        else:
+            self._owed = None
+
+    def _missed_plays(self, tr: TrackView, seat: int | None, turn: int | None, until: float,
+                      frame_index: int) -> list[PlayEvent]:
+        """Plays with no card, before the card ``tr`` from ``seat`` is played, for the
+        seats that played a card nobody saw (the pipeline holds the hand until the referee
+        names them, or the hand's end tells them apart); their time is a guess between the
+        plays around them."""
+        owed, self._owed = self._owed, None
+        if self._trick:
+            skipped = self._skipped_seat(tr, seat, turn)
+            if skipped is None:
+                return []
+            last = self._trick[-1].play_t
+            t = round(last + (max(until, last) - last) / 2, 3)
+            self._trick.append(OnTable("", -1, (math.nan, math.nan), t, uncertain=True, play_t=t,
+                                       seat=skipped))
+        elif (owed is not None and seat is not None and seat != owed[0] and tr.identity
+              and tr.id not in self._doubled):
+            skipped, last, gone = owed  # the last trick's, already swept
+            t = round(last + (max(gone, last) - last) / 2, 3)
+        else:
+            return []
+        self._plays_in_hand += 1
+        self.notices.append((t, f"seat {skipped}'s card was never seen: the referee names it"))
+        return [PlayEvent(card="", seat=skipped, t=t, confidence=0.0, uncertain=True,
+                          frame_index=frame_index)]
+
+    def _unseen_found(self, tr: TrackView, seat: int | None, t: float) -> PlayCorrected | None:
+        """The card of a play given as nobody's seen, come to light in its trick after all
+        (it lay under a hand, say): read for sure, from that play's seat. It names that
+        play, in its place, rather than being a play of its own."""
+        if seat is None or not tr.identity or tr.id in self._doubled:
+            return None
+        for e in self._trick:
+            if e.track_id == -1 and not e.card and e.seat == seat:
+                e.card, e.track_id, e.center, e.last_seen = tr.identity, tr.id, tr.center, t
+                e.uncertain = False
+                self._roles[tr.id] = "played"
+                self._hand_cards.add(tr.identity)
+                self.notices.append((t, f"seat {seat}'s card, not seen played, is {tr.identity}"))
+                return PlayCorrected(card=tr.identity, previous="", play_t=e.play_t, t=t,
+                                     confidence=round(tr.identity_confidence, 4))
+        return None

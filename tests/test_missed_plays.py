@@ -1,0 +1,81 @@
+"""A card nobody saw played (at a slow frame rate it can land and be gathered between two
+frames): its seat still played once that trick, so the play is given without a card, in its
+turn, and the later plays keep their seats. Never when the camera's seats are no evidence."""
+
+from sueca.vision.events import PlayCorrected, PlayEvent, TrickCleared
+from test_tracker_events import Table, lay_trick
+
+
+def plays(tb):
+    return [(e.card, e.seat, e.uncertain) for e in tb.events if isinstance(e, PlayEvent)]
+
+
+def test_a_trick_swept_a_card_short_lacks_the_seat_after_its_last():
+    tb = Table()
+    lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))])
+    tb.show(times=40)                        # swept; seat 0's card was never in view
+    assert len(plays(tb)) == 3               # perhaps a hand only hid the trick: not yet
+    lay_trick(tb, [(2, "5S", (640, 400))])   # the next trick's lead, from seat 2
+    assert plays(tb) == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False), ("", 0, True),
+                         ("5S", 2, False)]
+    missed = [e for e in tb.events if isinstance(e, PlayEvent)][3]
+    cleared = [e for e in tb.events if isinstance(e, TrickCleared)]
+    assert cleared[0].cards == ("KC", "AD", "2C") and missed.t <= cleared[0].t
+    assert any("never seen" in text for _, text in tb.det.notices)
+
+
+def test_a_trick_hidden_a_while_then_its_last_card_adds_nothing():
+    tb = Table()
+    lying = lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))])
+    tb.show(times=40)                        # a forearm over the trick: taken for a sweep
+    lay_trick(tb, [(0, "7C", (640, 580))], lying)
+    # (the three cards seen again after their 'sweep' go to the referee as read again)
+    assert ("", 0, True) not in plays(tb) and plays(tb)[-1] == ("7C", 0, False)
+
+
+def test_a_trick_swept_two_cards_short_adds_nothing():
+    tb = Table()
+    lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390))])
+    tb.show(times=40)
+    lay_trick(tb, [(2, "5S", (640, 400))])
+    assert plays(tb) == [("KC", 1, False), ("AD", 2, False), ("5S", 2, False)]
+
+
+def test_a_card_from_a_seat_further_on_skips_the_seat_between():
+    tb = Table()
+    lying = lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390))])
+    lay_trick(tb, [(0, "7C", (640, 580))], lying)   # seat 3's card never seen: seat 0's lands
+    assert plays(tb) == [("KC", 1, False), ("AD", 2, False), ("", 3, True), ("7C", 0, False)]
+    at = [e.t for e in tb.events if isinstance(e, PlayEvent)]
+    assert at[1] < at[2] < at[3]
+
+
+def test_a_whole_trick_seen_adds_nothing():
+    tb = Table()
+    lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500)),
+                   (0, "7C", (640, 580))])
+    tb.show(times=40)
+    assert plays(tb) == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False), ("7C", 0, False)]
+
+
+def test_a_card_from_a_seat_already_in_the_trick_adds_nothing():
+    # each seat plays once a trick: the camera seated one of the two wrong, which says
+    # nothing of a card missed
+    tb = Table()
+    lying = lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390))])
+    lay_trick(tb, [(1, "3C", (760, 520))], lying)
+    assert ("", 3, True) not in plays(tb)
+    assert [p for p in plays(tb) if p[0] == "3C"] == [("3C", 1, False)]
+
+
+def test_the_skipped_seats_card_found_after_all_names_its_play():
+    """Seat 2's card lay under a hand while seat 3's landed: its play went out with no card.
+    Read at last, from seat 2, it names that play in its place, not a play of its own."""
+    tb = Table()
+    lying = lay_trick(tb, [(1, "KC", (730, 460)), (3, "AD", (560, 470))])
+    lay_trick(tb, [(2, "5C", (640, 380))], lying)
+    assert plays(tb) == [("KC", 1, False), ("", 2, True), ("AD", 3, False)]
+    missed = [e for e in tb.events if isinstance(e, PlayEvent)][1]
+    fixes = [e for e in tb.events if isinstance(e, PlayCorrected)]
+    assert [(f.card, f.previous, f.play_t) for f in fixes] == [("5C", "", missed.t)]
+    assert tb.det.trick_cards == ("KC", "5C", "AD")
