@@ -79,3 +79,33 @@ def test_the_skipped_seats_card_found_after_all_names_its_play():
     fixes = [e for e in tb.events if isinstance(e, PlayCorrected)]
     assert [(f.card, f.previous, f.play_t) for f in fixes] == [("5C", "", missed.t)]
     assert tb.det.trick_cards == ("KC", "5C", "AD")
+
+
+def test_a_trick_swept_a_card_short_then_led_by_that_seat_on_a_clean_table():
+    """Seat 0's card, never seen, won the trick: seat 0 leads the next one. No card of the
+    trick lies there any more, so it was swept, not hidden: seat 0 played twice."""
+    tb = Table()
+    lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))])
+    tb.show(times=40)
+    lay_trick(tb, [(0, "5S", (640, 580))])
+    assert plays(tb) == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False), ("", 0, True),
+                         ("5S", 0, False)]
+
+
+def test_a_trick_of_three_gone_from_view_then_one_of_its_seats_plays_again():
+    """The sweep was not told yet (a hand over the table a moment) when seat 3, whose card
+    was in the trick, plays: the trick is over, its fourth card (seat 0's) nobody saw."""
+    tb = Table()
+    lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))])
+    tb.show(times=8)                          # gone, under 2.5 s: no sweep told
+    lay_trick(tb, [(3, "7D", (520, 400))])
+    assert plays(tb) == [("KC", 1, False), ("AD", 2, False), ("2C", 3, False), ("", 0, True),
+                         ("7D", 3, False)]
+    assert [e.cards for e in tb.events if isinstance(e, TrickCleared)] == [("KC", "AD", "2C", "")]
+
+
+def test_a_trick_of_three_in_view_and_a_card_seated_in_it_adds_nothing():
+    tb = Table()
+    lying = lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))])
+    lay_trick(tb, [(3, "7D", (560, 430))], lying)
+    assert ("", 0, True) not in plays(tb)

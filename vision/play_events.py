@@ -24,6 +24,7 @@ import numpy as np
 from .detections import CardDetections
 from .events import PlayCorrected, PlayEvent, TrickCleared, TrumpSeen
 from .play_judge import Judgement
+from .play_missed import MissedPlays
 from .play_parts import (CardSize, OnTable, PlayConfig, Stray, TableGeometry, seat_only,
                          snapshot_jpeg)
 from .tracker import CardTracker, TrackView
@@ -31,7 +32,7 @@ from .tracker import CardTracker, TrackView
 __all__ = ["PlayConfig", "PlayDetector", "TableGeometry"]
 
 
-class PlayDetector(Judgement):
+class PlayDetector(Judgement, MissedPlays):
     """Turns per-frame detections into :mod:`sueca.vision.events`.
 
     State kept between frames: the tracker, the cards of the trick on the
@@ -62,6 +63,7 @@ class PlayDetector(Judgement):
         self._unread_views: dict[int, TrackView] = {}  # ... and its last view
         self._doubled: set[int] = set()          # new cards that read as a card played before
         self._owed: tuple[int, float, float] | None = None  # a swept trick's unseen card (seat, between)
+        self._tracks_now: tuple[TrackView, ...] = ()  # this frame's tracks
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
@@ -95,6 +97,7 @@ class PlayDetector(Judgement):
                turn: int | None = None, image: np.ndarray | None = None) -> list:
         """One frame in, the events it completes out (usually none)."""
         tracks = self.tracker.update(detections, t)
+        self._tracks_now = tracks
         self._seen_now = {tr.id for tr in tracks if tr.visible}
         self._learn_card_size(detections)
         for dropped, kept in self.tracker.merged.items():
@@ -178,56 +181,6 @@ class PlayDetector(Judgement):
         return events
 
     # -- pieces ------------------------------------------------------------
-    def _follow_played(self, tr: TrackView, t: float, events: list, visible_trick: set) -> bool:
-        """A card already played: keep its place in the trick. False when its track
-        turned out to be another, new card (then it is a candidate again)."""
-        entry = next((e for e in self._trick if e.track_id == tr.id), None)
-        if entry is not None and tr.identity and self._renamed.get(tr.identity) == entry.card:
-            return self._still_played(tr, t, entry, visible_trick)
-        if entry is not None and entry.uncertain and tr.identity and \
-                ((tr.identity == entry.card and not entry.read_twice) or tr.identity not in self._hand_cards):
-            # the uncertain play was read after all
-            events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t,
-                                        round(tr.identity_confidence, 4)))
-            self._rename_play(entry, tr.identity)
-            entry.uncertain = False
-        if entry is not None and not entry.uncertain and tr.identity and tr.identity != entry.card and \
-                tr.identity not in self._hand_cards and self._read_again_in_place(tr, t, entry):
-            # settled on its first frames (blurred as it landed) and now, lying where it
-            # was played, read as a card never played: the play was misread, it is corrected
-            events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t, round(tr.identity_confidence, 4)))
-            self.notices.append((t, f"{entry.card} read again as {tr.identity} where it lay: play corrected"))
-            self._rename_play(entry, tr.identity)
-            return self._still_played(tr, t, entry, visible_trick)
-        if tr.identity and (entry is None or tr.identity != entry.card) and \
-                tr.identity not in self._hand_cards:
-            # it reads as a card never played: the tracker carried an old card's
-            # track over to a new one
-            del self._roles[tr.id]
-            self._entered.pop(tr.id, None)
-            self._first_rest.pop(tr.id, None)
-            return False
-        return self._still_played(tr, t, entry, visible_trick)
-
-    def _rename_play(self, entry, card: str) -> None:
-        self._hand_cards.discard(entry.card)
-        self._hand_cards.add(card)
-        entry.card = card
-
-    def _read_again_in_place(self, tr: TrackView, t: float, entry) -> bool:
-        """Whether ``tr`` has lain where its play ``entry`` was seen, unmoved since the play
-        and soon after it (:attr:`PlayConfig.reread_s`): the same card, not a new one."""
-        near = math.hypot(tr.center[0] - entry.center[0], tr.center[1] - entry.center[1]) < \
-            self.config.rest_tol * max(tr.diag, 1.0)
-        return near and tr.moved_t <= entry.play_t + 1e-6 and t - entry.play_t <= self.config.reread_s
-
-    def _still_played(self, tr: TrackView, t: float, entry, visible_trick: set) -> bool:
-        if entry is not None and tr.visible:
-            entry.center, entry.last_seen = tr.center, t
-            if self.calibration.is_in_play_area(tr.center):
-                visible_trick.add(tr.id)
-        return True
-
     def _merge_state(self, dropped: int, kept: int) -> None:
         """The tracker merged two tracks of one card: the card keeps what it was. But an
         unread card seen beside a played one is another card (a sweeping hand gathered
@@ -374,6 +327,9 @@ class PlayDetector(Judgement):
         if found is not None:
             return found
         events += self._missed_plays(tr, seat, turn, rest_t, frame_index)
+        if len(self._trick) >= 4:  # a card nobody saw completed it: this one leads the next
+            events.append(TrickCleared(rest_t, self.trick_cards))
+            self._close_trick()
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True
         self._roles[tr.id] = "played"

@@ -7,7 +7,8 @@ swept. Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
 ``_gone_since``, ``calibration``, ``config``) they read; ``_note_apart`` keeps ``_apart``
 and ``_unread_views`` for ``_two_cards``, ``_learn_card_size`` keeps ``_size``,
 ``_doubled_card`` keeps ``_doubled``
-(new cards that read as a card of an earlier trick: uncertain plays, never ghosts).
+(new cards that read as a card of an earlier trick: uncertain plays, never ghosts), and
+``_follow_played`` keeps a played card's place in ``_trick`` (renamed when read again).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import math
 
 from .detections import CardDetections
-from .events import PlayCorrected, PlayEvent
+from .events import PlayCorrected
 from .play_parts import OnTable, polygon_area, seat_of_play, still_since, weak_reading
 from .tracker import TrackView
 
@@ -109,6 +110,57 @@ class Judgement:
             return t - self._gone_since >= self.config.clear_s
         # fewer than four known: a play was missed; gone this long, it was swept all the same
         return t - self._gone_since >= self.config.clear_partial_s
+
+    # -- a card already played, seen again --------------------------------
+    def _follow_played(self, tr: TrackView, t: float, events: list, visible_trick: set) -> bool:
+        """A card already played: keep its place in the trick. False when its track
+        turned out to be another, new card (then it is a candidate again)."""
+        entry = next((e for e in self._trick if e.track_id == tr.id), None)
+        if entry is not None and tr.identity and self._renamed.get(tr.identity) == entry.card:
+            return self._still_played(tr, t, entry, visible_trick)
+        if entry is not None and entry.uncertain and tr.identity and \
+                ((tr.identity == entry.card and not entry.read_twice) or tr.identity not in self._hand_cards):
+            # the uncertain play was read after all
+            events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t,
+                                        round(tr.identity_confidence, 4)))
+            self._rename_play(entry, tr.identity)
+            entry.uncertain = False
+        if entry is not None and not entry.uncertain and tr.identity and tr.identity != entry.card and \
+                tr.identity not in self._hand_cards and self._read_again_in_place(tr, t, entry):
+            # settled on its first frames (blurred as it landed) and now, lying where it
+            # was played, read as a card never played: the play was misread, it is corrected
+            events.append(PlayCorrected(tr.identity, entry.card, entry.play_t, t, round(tr.identity_confidence, 4)))
+            self.notices.append((t, f"{entry.card} read again as {tr.identity} where it lay: play corrected"))
+            self._rename_play(entry, tr.identity)
+            return self._still_played(tr, t, entry, visible_trick)
+        if tr.identity and (entry is None or tr.identity != entry.card) and \
+                tr.identity not in self._hand_cards:
+            # it reads as a card never played: the tracker carried an old card's
+            # track over to a new one
+            del self._roles[tr.id]
+            self._entered.pop(tr.id, None)
+            self._first_rest.pop(tr.id, None)
+            return False
+        return self._still_played(tr, t, entry, visible_trick)
+
+    def _rename_play(self, entry, card: str) -> None:
+        self._hand_cards.discard(entry.card)
+        self._hand_cards.add(card)
+        entry.card = card
+
+    def _read_again_in_place(self, tr: TrackView, t: float, entry) -> bool:
+        """Whether ``tr`` has lain where its play ``entry`` was seen, unmoved since the play
+        and soon after it (:attr:`PlayConfig.reread_s`): the same card, not a new one."""
+        near = math.hypot(tr.center[0] - entry.center[0], tr.center[1] - entry.center[1]) < \
+            self.config.rest_tol * max(tr.diag, 1.0)
+        return near and tr.moved_t <= entry.play_t + 1e-6 and t - entry.play_t <= self.config.reread_s
+
+    def _still_played(self, tr: TrackView, t: float, entry, visible_trick: set) -> bool:
+        if entry is not None and tr.visible:
+            entry.center, entry.last_seen = tr.center, t
+            if self.calibration.is_in_play_area(tr.center):
+                visible_trick.add(tr.id)
+        return True
 
     # -- tie-breaks ----------------------------------------------------------
     def _note_apart(self, tracks) -> None:
@@ -254,79 +306,3 @@ class Judgement:
     def _seat(self, tr: TrackView, turn: int | None) -> int | None:
         return seat_of_play(self.calibration, tr.origin or tr.first_center, tr.center, turn,
                             self.config.seat_band_deg)
-
-    # -- plays nobody saw --------------------------------------------------
-    def _in_turn(self) -> list[int] | None:
-        """The trick's seats when they are all known and run in turn, else None."""
-        seats = [e.seat for e in self._trick]
-        if not seats or None in seats or any(s != (seats[0] + i) % 4 for i, s in enumerate(seats)):
-            return None
-        return seats
-
-    def _skipped_seat(self, tr: TrackView, seat: int | None, turn: int | None) -> int | None:
-        """The seat between the trick's last and ``seat`` whose card nobody saw, when the new
-        card ``tr``, read for sure, comes from the seat after next (at a slow frame rate a card
-        can land and be covered between two frames). Each seat plays once a trick, in turn:
-        the seats so far must run in turn, leave room for two more, and not hold ``seat``;
-        the rules' turn, where known, is the skipped seat. A card read again after it was
-        played is no evidence (it may be an old card seen anew)."""
-        seats = self._in_turn()
-        if seats is None or seat is None or len(seats) > 2 or not tr.identity or tr.id in self._doubled:
-            return None
-        skipped = (seats[-1] + 1) % 4
-        if seat != (skipped + 1) % 4 or (turn is not None and turn != skipped):
-            return None
-        return skipped
-
-    def _owe_missed(self) -> None:
-        """A trick swept a card short: the seat after its last played a card nobody saw,
-        unless the next card comes from that very seat (a hand had only hidden the trick,
-        and this is its last card). Decided at the next play (:meth:`_missed_plays`)."""
-        seats = self._in_turn()
-        if seats is not None and len(seats) == 3:
-            self._owed = ((seats[-1] + 1) % 4, self._trick[-1].play_t, self._gone_since)
-        else:
-            self._owed = None
-
-    def _missed_plays(self, tr: TrackView, seat: int | None, turn: int | None, until: float,
-                      frame_index: int) -> list[PlayEvent]:
-        """Plays with no card, before the card ``tr`` from ``seat`` is played, for the
-        seats that played a card nobody saw (the pipeline holds the hand until the referee
-        names them, or the hand's end tells them apart); their time is a guess between the
-        plays around them."""
-        owed, self._owed = self._owed, None
-        if self._trick:
-            skipped = self._skipped_seat(tr, seat, turn)
-            if skipped is None:
-                return []
-            last = self._trick[-1].play_t
-            t = round(last + (max(until, last) - last) / 2, 3)
-            self._trick.append(OnTable("", -1, (math.nan, math.nan), t, uncertain=True, play_t=t,
-                                       seat=skipped))
-        elif (owed is not None and seat is not None and seat != owed[0] and tr.identity
-              and tr.id not in self._doubled):
-            skipped, last, gone = owed  # the last trick's, already swept
-            t = round(last + (max(gone, last) - last) / 2, 3)
-        else:
-            return []
-        self._plays_in_hand += 1
-        self.notices.append((t, f"seat {skipped}'s card was never seen: the referee names it"))
-        return [PlayEvent(card="", seat=skipped, t=t, confidence=0.0, uncertain=True,
-                          frame_index=frame_index)]
-
-    def _unseen_found(self, tr: TrackView, seat: int | None, t: float) -> PlayCorrected | None:
-        """The card of a play given as nobody's seen, come to light in its trick after all
-        (it lay under a hand, say): read for sure, from that play's seat. It names that
-        play, in its place, rather than being a play of its own."""
-        if seat is None or not tr.identity or tr.id in self._doubled:
-            return None
-        for e in self._trick:
-            if e.track_id == -1 and not e.card and e.seat == seat:
-                e.card, e.track_id, e.center, e.last_seen = tr.identity, tr.id, tr.center, t
-                e.uncertain = False
-                self._roles[tr.id] = "played"
-                self._hand_cards.add(tr.identity)
-                self.notices.append((t, f"seat {seat}'s card, not seen played, is {tr.identity}"))
-                return PlayCorrected(card=tr.identity, previous="", play_t=e.play_t, t=t,
-                                     confidence=round(tr.identity_confidence, 4))
-        return None
