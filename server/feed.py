@@ -133,10 +133,14 @@ class LiveFeed:
         if ev.seat is None:
             del payload["seat"]
         if not ev.card:
-            # a card nobody could read: the referee names it; its weak reading, if any, helps
+            # a card nobody could read (or saw at all): the referee names it; its weak
+            # reading, if any, helps
             hint = {"hint": ev.hint} if ev.hint else {}
-            self.referee.reject({**payload, **hint, "why": "unreadable",
-                                 "reason": "nobody could read this card: the referee names it"}, WHO)
+            if ev.unseen:
+                why = {"why": "unseen", "reason": "nobody saw this seat's card played: the referee names it"}
+            else:
+                why = {"why": "unreadable", "reason": "nobody could read this card: the referee names it"}
+            self.referee.reject({**payload, **hint, **why}, WHO)
             return "rejected"
         try:
             self.referee.submit("play", payload, WHO, snapshot=ev.snapshot_jpeg)

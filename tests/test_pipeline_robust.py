@@ -62,7 +62,11 @@ def test_a_card_hidden_until_the_next_one_lands_is_named_in_its_turn():
     lost, after = sim.truth[0].plays[13], sim.truth[0].plays[14]
     pipe = Pipeline(sim_source(sim), Faulty(lost.card, 34, lambda t: lost.t_rest - 3 < t < after.t_rest + 1.0,
                                             drop=True), sim.calibration, rules)
-    events = list(pipe)
+    events, why = [], set()
+    for ev in pipe:
+        events.append(ev)
+        why |= {u["why"] for u in pipe.held_json() if u["card"] is None}
+    assert why == {"unseen"}  # while it waits, the record says why: nobody saw it
     assert [e.seat for e in events if isinstance(e, PlayEvent) and not e.card] == [lost.seat]
     assert [(e.card, e.previous) for e in events if isinstance(e, PlayCorrected)] == [(lost.card, "")]
     record = pipe.record_json()

@@ -178,6 +178,11 @@ def test_referee_drawer_corrects_a_play(browser, tmp_path):
         page.wait_for_selector("#notices .notice.bad", timeout=5000)
         notice = page.text_content("#notices .notice.bad")
         assert "? (leitura fraca: Manilha de copas) — ninguém a conseguiu ler" in notice
+        # a card nobody saw played at all: whose it was is what the referee needs
+        srv.app.state.feed.on_event(PlayEvent("", 2, 2.5, 0.0, uncertain=True, unseen=True))
+        page.wait_for_function("document.querySelector('#notices').textContent.includes('ninguém viu')",
+                               timeout=5000)
+        assert "ninguém viu a carta de Jogador 3 ser jogada" in page.text_content("#notices")
         # a Pi reading its camera too slowly: the status line says so, and stops saying it
         srv.app.state.feed.on_event(SourceStatus(True, 4.2, 150, "packaged", slow=True))
         page.wait_for_selector("#status-line .slow", state="attached", timeout=5000)

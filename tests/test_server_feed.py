@@ -44,3 +44,10 @@ def test_an_unread_play_is_refused_with_its_weak_reading_for_the_referee(tmp_pat
     assert [p.card.code for p in view.record.hands[0].plays] == ["AS"]  # a weak reading is no play
     assert view.rejected[-2]["hint"] == "7H" and "hint" not in view.rejected[-1]
     assert all(r["why"] == "unreadable" and "nobody could read" in r["reason"] for r in view.rejected[-2:])
+
+
+def test_a_play_nobody_saw_is_refused_as_unseen_for_its_seat(tmp_path):
+    feed = feed_with_hand(tmp_path)
+    assert feed.on_event(PlayEvent("", seat=1, t=2.0, confidence=0.0, uncertain=True, unseen=True)) == "rejected"
+    r = feed.referee.view().rejected[-1]
+    assert (r["why"], r["seat"]) == ("unseen", 1) and "nobody saw" in r["reason"]

@@ -19,7 +19,9 @@ class PlayEvent:
     the table at that moment, evidence for the dashboard. ``hint`` is, for a play
     given without a card, the reading it had that was too weak to give (one frame's,
     say): never recorded as its card, it only helps tell apart, at the hand's end,
-    the cards nobody read (:func:`sueca.vision.deduce.reconcile`).
+    the cards nobody read (:func:`sueca.vision.deduce.reconcile`). ``unseen`` marks a play
+    given without a card because nobody saw the card at all: the seats around it show that
+    ``seat`` played (:mod:`sueca.vision.play_missed`).
     """
 
     card: str
@@ -30,6 +32,7 @@ class PlayEvent:
     frame_index: int = -1
     snapshot_jpeg: bytes | None = field(default=None, repr=False)
     hint: str = ""
+    unseen: bool = False
 
 
 @dataclass(frozen=True)

@@ -94,7 +94,7 @@ class MissedPlays:
         self._plays_in_hand += 1
         self.notices.append((t, f"seat {skipped}'s card was never seen: the referee names it"))
         return [PlayEvent(card="", seat=skipped, t=t, confidence=0.0, uncertain=True,
-                          frame_index=frame_index)]
+                          frame_index=frame_index, unseen=True)]
 
     def _unseen_found(self, tr: TrackView, seat: int | None, t: float) -> PlayCorrected | None:
         """The card of a play given as nobody's seen, come to light in its trick after all

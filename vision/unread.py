@@ -58,7 +58,8 @@ class UnreadPlays:
             for k, ev in enumerate(plays):
                 out.append({"hand": h, "card": ev.card or None, "seat": ev.seat, "t": round(ev.t, 3),
                             "confidence": round(float(ev.confidence), 4),
-                            "why": "unreadable" if k == 0 else "after an unreadable card"})
+                            "why": ("unseen" if ev.unseen else "unreadable") if k == 0
+                            else "after an unreadable card"})
                 if ev.hint and not ev.card:
                     out[-1]["hint"] = ev.hint  # a reading too weak to give, for the referee's eye
         return out
