@@ -20,7 +20,7 @@ def test_a_trick_swept_a_card_short_lacks_the_seat_after_its_last():
                          ("5S", 2, False)]
     missed = [e for e in tb.events if isinstance(e, PlayEvent)][3]
     cleared = [e for e in tb.events if isinstance(e, TrickCleared)]
-    assert cleared[0].cards == ("KC", "AD", "2C") and missed.t <= cleared[0].t
+    assert cleared[0].cards == ("KC", "AD", "2C") and missed.t <= cleared[0].t and missed.unseen
     assert any("never seen" in text for _, text in tb.det.notices)
 
 
