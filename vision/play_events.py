@@ -323,7 +323,7 @@ class PlayDetector(Judgement, MissedPlays):
             card = tr.best  # a suggestion for the referee, marked uncertain; weak ones are not given
         card = ident or card or ""
         seat = self._seat(tr, turn)
-        found = self._unseen_found(tr, seat, t) if ident else None
+        found = self._unseen_found(tr, seat, t)
         if found is not None:
             return found
         events += self._missed_plays(tr, seat, turn, rest_t, frame_index)

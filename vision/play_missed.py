@@ -31,28 +31,22 @@ class MissedPlays:
             return None
         return seats
 
-    def _skipped_seat(self, tr: TrackView, seat: int | None, turn: int | None) -> int | None:
+    def _skipped_seat(self, seats: list[int], seat: int, turn: int | None) -> int | None:
         """The seat between the trick's last and ``seat`` whose card nobody saw, when the new
-        card ``tr``, read for sure, comes from the seat after next (at a slow frame rate a card
-        can land and be covered between two frames). Each seat plays once a trick, in turn:
-        the seats so far must run in turn, leave room for two more, and not hold ``seat``;
-        the rules' turn, where known, is the skipped seat. A card read again after it was
-        played is no evidence (it may be an old card seen anew)."""
-        seats = self._in_turn()
-        if seats is None or seat is None or len(seats) > 2 or not tr.identity or tr.id in self._doubled:
-            return None
+        card comes from the seat after next (at a slow frame rate a card can land and be
+        covered between two frames). Each seat plays once a trick, in turn: the trick's
+        ``seats`` (in turn) must leave room for two more and not hold ``seat``; the rules'
+        turn, where known, is the skipped seat."""
         skipped = (seats[-1] + 1) % 4
-        if seat != (skipped + 1) % 4 or (turn is not None and turn != skipped):
+        if len(seats) > 2 or seat != (skipped + 1) % 4 or (turn is not None and turn != skipped):
             return None
         return skipped
 
-    def _last_seat_missed(self, tr: TrackView, seat: int | None) -> int | None:
-        """The trick's fourth seat, when its three cards are gone from view (swept before
-        the sweep was told) and the new card ``tr``, read for sure, comes from a seat that
-        played in it: that card leads the next trick, and the fourth card nobody saw."""
-        seats = self._in_turn()
-        if (seats is None or len(seats) != 3 or seat not in seats or not tr.identity
-                or tr.id in self._doubled or self._cards_beside(tr)):
+    def _last_seat_missed(self, seats: list[int], seat: int, tr: TrackView) -> int | None:
+        """The trick's fourth seat, when its three cards (``seats``, in turn) are gone from
+        view (swept before the sweep was told) and the new card ``tr`` comes from a seat
+        that played in it: that card leads the next trick, and the fourth card nobody saw."""
+        if len(seats) != 3 or seat not in seats or self._cards_beside(tr):
             return None
         return (seats[-1] + 1) % 4
 
@@ -73,24 +67,28 @@ class MissedPlays:
         """Plays with no card, before the card ``tr`` from ``seat`` is played, for the
         seats that played a card nobody saw (the pipeline holds the hand until the referee
         names them, or the hand's end tells them apart); their time is a guess between the
-        plays around them."""
+        plays around them. Only a new card read for sure, from a known seat, is evidence
+        (a card read again after it was played may be an old card seen anew)."""
         owed, self._owed = self._owed, None
-        if self._trick:
-            skipped = self._skipped_seat(tr, seat, turn)
-            if skipped is None:
-                skipped = self._last_seat_missed(tr, seat)
+        if seat is None or not tr.identity or tr.id in self._doubled:
+            return []
+        in_trick = bool(self._trick)
+        if in_trick:
+            seats = self._in_turn()
+            skipped = None if seats is None else self._skipped_seat(seats, seat, turn)
+            if skipped is None and seats is not None:
+                skipped = self._last_seat_missed(seats, seat, tr)
             if skipped is None:
                 return []
-            last = self._trick[-1].play_t
-            t = round(last + (max(until, last) - last) / 2, 3)
-            self._trick.append(OnTable("", -1, (math.nan, math.nan), t, uncertain=True, play_t=t,
-                                       seat=skipped))
-        elif (owed is not None and seat is not None and tr.identity and tr.id not in self._doubled
-              and (seat != owed[0] or not self._cards_beside(tr))):
-            skipped, last, gone = owed  # the last trick's, already swept
-            t = round(last + (max(gone, last) - last) / 2, 3)
+            last, end = self._trick[-1].play_t, until
+        elif owed is not None and (seat != owed[0] or not self._cards_beside(tr)):
+            skipped, last, end = owed  # the last trick's, already swept
         else:
             return []
+        t = round(last + (max(end, last) - last) / 2, 3)
+        if in_trick:
+            self._trick.append(OnTable("", -1, (math.nan, math.nan), t, uncertain=True, play_t=t,
+                                       seat=skipped))
         self._plays_in_hand += 1
         self.notices.append((t, f"seat {skipped}'s card was never seen: the referee names it"))
         return [PlayEvent(card="", seat=skipped, t=t, confidence=0.0, uncertain=True,

@@ -169,6 +169,13 @@ function renderBanner(s) {
   }).join("");
 }
 
+// why the camera's play was refused, in the page's language where the server says which case it is
+function refusedWhy(s, r) {
+  if (r.why === "unreadable") return t("unreadable");
+  if (r.why === "unseen") return t("unseen", { player: player(s, r.seat) });
+  return r.reason || "";
+}
+
 function renderNotices(s) {
   const out = [];
   // the table sees the "?" on the card itself; the list with its buttons is the referee's
@@ -179,7 +186,7 @@ function renderNotices(s) {
   // what the engine refused from the camera: the referee's business, not the café's
   const held = (s.status || {}).held || 0;
   if (App.isAdmin && held) out.push(`<div class="notice bad held">${esc(t("held", { n: held, t: Math.round((s.status.held_t || 0) * 10) / 10 }))}</div>`);
-  if (App.isAdmin) for (const r of (s.rejected || []).slice(-2)) out.push(`<div class="notice bad">${esc(t("rejected", { card: r.card || (r.hint ? t("weakRead", { card: I18N.cardName(r.hint) }) : "?"), reason: r.why === "unreadable" ? t("unreadable") : r.why === "unseen" ? t("unseen", { player: player(s, r.seat) }) : (r.reason || "") }))}</div>`);
+  if (App.isAdmin) for (const r of (s.rejected || []).slice(-2)) out.push(`<div class="notice bad">${esc(t("rejected", { card: r.card || (r.hint ? t("weakRead", { card: I18N.cardName(r.hint) }) : "?"), reason: refusedWhy(s, r) }))}</div>`);
   $("#notices").innerHTML = out.join("");
 }
 
