@@ -109,3 +109,16 @@ def test_a_trick_of_three_in_view_and_a_card_seated_in_it_adds_nothing():
     lying = lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500))])
     lay_trick(tb, [(3, "7D", (560, 430))], lying)
     assert ("", 0, True) not in plays(tb)
+
+
+def test_the_skipped_seats_card_read_under_a_hand_names_its_play_at_four_frames_a_second():
+    """A slow camera (4 frames a second): seat 2's card, read for sure, lies two seconds with
+    a hand over most of it (never seen whole) while seat 3's lands. Lying still that long in
+    most frames, it names the play nobody saw from its seat."""
+    tb = Table(dt=0.25)
+    lying = lay_trick(tb, [(1, "KC", (730, 460)), (3, "AD", (560, 470))])
+    partly = ("5C", 640, 380, 0.97, 56, 64)           # a third of the card in view, read
+    tb.show(*lying, partly, times=8)                   # 2 s: 8 frames, not the 10 of 10 a second
+    assert plays(tb) == [("KC", 1, False), ("", 2, True), ("AD", 3, False)]
+    fixes = [e for e in tb.events if isinstance(e, PlayCorrected)]
+    assert [(f.card, f.previous) for f in fixes] == [("5C", "")]

@@ -55,6 +55,30 @@ def test_a_card_never_seen_keeps_its_seat_and_is_named_at_the_hands_end():
     assert second["right"], second          # the next hand starts clean
 
 
+def _last_card_never_seen(seed, hands):
+    rules, sim = game(seed, hands=hands)
+    lost = sim.truth[0].plays[39]
+    pipe = Pipeline(sim_source(sim), Faulty(lost.card, seed, lambda t: lost.t_rest - 3 < t < lost.t_rest + 30,
+                                            drop=True), sim.calibration, rules)
+    pipe.run()
+    record = pipe.record_json()
+    play = record["hands"][0]["plays"][39]
+    assert (play["card"], play["seat"], play["uncertain"]) == (lost.card, lost.seat, True)
+    return compare(truth_json(sim), record)
+
+
+def test_the_hands_last_card_never_seen_is_named_when_the_next_trump_is_turned():
+    # the last trick swept a card short: no next lead tells whose card nobody saw, but the
+    # next hand's trump does (the hand is over), and the card is the only one not seen
+    first, second = _last_card_never_seen(31, hands=2)["hands"]
+    assert first["right"], first
+    assert second["right"], second
+
+
+def test_the_games_last_card_never_seen_is_named_when_the_frames_end():
+    assert _last_card_never_seen(35, hands=1)["hands_right"] == 1
+
+
 def test_a_card_hidden_until_the_next_one_lands_is_named_in_its_turn():
     # under a hand while the next seat's card lands (at a slow frame rate it may be seen
     # only after): its seat's play goes out with no card, and the card, found, names it

@@ -321,7 +321,11 @@ class Drop(OracleDetector):
         return super().__call__([c for c in cards if c.code != self.code or self.t > self.until])
 
 
-def test_missed_last_card_then_next_hand_waits_for_the_referee():
+@pytest.mark.parametrize("referee_names_it", [False, True])
+def test_missed_last_card_is_asked_of_the_referee_and_named_by_the_next_trump(referee_names_it):
+    # the hand's last card is never seen: its trick is swept a card short, so the seat owed
+    # played a card nobody saw; the next hand's trump ends the hand, and the card is the
+    # only one not seen. The referee is asked meanwhile, and may name it first.
     rng = random.Random(28)
     rules = Rules()
     hands = tuple(random_hand(rng, rules, d, revoke_rate=0.0) for d in (1, 2))
@@ -333,12 +337,12 @@ def test_missed_last_card_then_next_hand_waits_for_the_referee():
 
     def act(ev, n):
         if ref.view().rejected and not entered:
-            # the camera saw the next trump, hand 0 short of a card: the referee
-            # enters the card it missed, and the next hand may begin
-            assert "seen during hand 0" in ref.view().rejected[0]["reason"]
-            assert len(plays_of(feed)) == 39 and pipe.turn is None
-            ref.submit("play", {"card": lost.card, "seat": lost.seat}, REF)
+            asked = ref.view().rejected[0]
+            assert (asked["why"], asked["seat"]) == ("unseen", lost.seat)
+            assert len(plays_of(feed)) == 39
             entered.append(n)
+            if referee_names_it:
+                ref.submit("play", {"card": lost.card, "seat": lost.seat}, REF)
 
     drive(pipe, act)
     assert entered

@@ -23,15 +23,18 @@ def frame(*cards):
 
 
 class Table:
-    def __init__(self, config=None):
+    """A play detector fed hand-made frames every ``dt`` seconds (10 a second unless told)."""
+
+    def __init__(self, config=None, dt=0.1):
         self.det = PlayDetector(CAL, config)
         self.t = 0.0
+        self.dt = dt
         self.events = []
 
     def show(self, *cards, times=1, turn=None):
         for _ in range(times):
-            self.events += self.det.update(frame(*cards), self.t, round(self.t * 10), turn=turn)
-            self.t = round(self.t + 0.1, 6)
+            self.events += self.det.update(frame(*cards), self.t, round(self.t / self.dt), turn=turn)
+            self.t = round(self.t + self.dt, 6)
 
     def plays(self):
         return [(e.card, e.seat) for e in self.events if isinstance(e, PlayEvent)]

@@ -54,6 +54,7 @@ class FollowsCommitted:
             self._release()
             self._add_or_hold(ev)
         elif isinstance(ev, TrumpSeen):
+            self._sync()  # the referee may have named the unread card meanwhile: none to deduce
             self.deduce_unknown()
             self._emit(ev)
             self._sync()

@@ -207,6 +207,9 @@ class Pipeline(FollowsCommitted, UnreadPlays):
                 ev = self._status(now - start, t)
                 self._emit(ev)
                 yield ev
+        for ev in self.detector.finish():  # what the last frames leave told (a card nobody saw)
+            self._apply(ev)
+            yield ev
         if self.on_progress:
             self.on_progress(self.progress(self._clock() - start, t))
 

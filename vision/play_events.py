@@ -64,6 +64,8 @@ class PlayDetector(Judgement, MissedPlays):
         self._doubled: set[int] = set()          # new cards that read as a card played before
         self._owed: tuple[int, float, float] | None = None  # a swept trick's unseen card (seat, between)
         self._tracks_now: tuple[TrackView, ...] = ()  # this frame's tracks
+        self._last_t: float | None = None
+        self._frame_dt: float | None = None       # the camera's time between frames, smoothed
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
 
     # -- outside knowledge -------------------------------------------------
@@ -97,6 +99,7 @@ class PlayDetector(Judgement, MissedPlays):
                turn: int | None = None, image: np.ndarray | None = None) -> list:
         """One frame in, the events it completes out (usually none)."""
         tracks = self.tracker.update(detections, t)
+        self._note_frame_time(t)
         self._tracks_now = tracks
         self._seen_now = {tr.id for tr in tracks if tr.visible}
         self._learn_card_size(detections)
@@ -180,7 +183,19 @@ class PlayDetector(Judgement, MissedPlays):
                 turn = (turn + 1) % 4  # a second play in the same frame is the next seat
         return events
 
+    def finish(self) -> list:
+        """The events the end of the frames tells: the game's last trick, swept a card
+        short, had its fourth card played unseen (:meth:`_owed_at_hand_end`)."""
+        return self._owed_at_hand_end(-1)
+
     # -- pieces ------------------------------------------------------------
+    def _note_frame_time(self, t: float) -> None:
+        # smoothed over about ten frames: one late frame (a slow read) is no slower camera
+        if self._last_t is not None and 0.0 < t - self._last_t < 5.0:
+            dt = t - self._last_t
+            self._frame_dt = dt if self._frame_dt is None else 0.9 * self._frame_dt + 0.1 * dt
+        self._last_t = t
+
     def _merge_state(self, dropped: int, kept: int) -> None:
         """The tracker merged two tracks of one card: the card keeps what it was. But an
         unread card seen beside a played one is another card (a sweeping hand gathered
@@ -268,6 +283,13 @@ class PlayDetector(Judgement, MissedPlays):
             start = self._lying_partly(tr, t)
             if start is not None:
                 self._first_rest[tr.id] = start
+        if rest is None and ident and in_play and tr.id in self._first_rest:
+            # lying still, read for sure, but never seen whole (a hand stays on it): enough to
+            # name a play nobody saw from its seat, though not to be a play of its own
+            found = self._unseen_found(tr, self._seat(tr, turn), t)
+            if found is not None:
+                events.append(found)
+                return None
         if rest is None:
             # Only a card seen lying here (or in view now) holds back later plays: a
             # track lost in flight is most likely the card that landed under a new track.
@@ -283,12 +305,12 @@ class PlayDetector(Judgement, MissedPlays):
                 if self._suggestible(tr):
                     self._rest_best[tr.id] = tr.best
         if not in_play:
-            trump = self._maybe_trump(tr, t, rest_t)
+            trump = self._maybe_trump(tr, t, rest_t, events)
             if trump is not None:
                 events.append(trump)
             return None
         if not ident:
-            if t - rest_t < cfg.uncertain_after_s or count < cfg.uncertain_min_obs:
+            if t - rest_t < cfg.uncertain_after_s or count < self._frames(cfg.uncertain_min_obs):
                 return ("waiting", entered) if t - entered < cfg.hold_max_s else None
             # Still unreadable after resting in plain view: a lost trick card found
             # again under a hand, or a new card the referee must confirm.
@@ -342,7 +364,7 @@ class PlayDetector(Judgement, MissedPlays):
                          uncertain=not ident, frame_index=frame_index,
                          snapshot_jpeg=self._snapshot(image), hint="" if card else self._hint(tr, rest_t))
 
-    def _maybe_trump(self, tr: TrackView, t: float, rest_t: float):
+    def _maybe_trump(self, tr: TrackView, t: float, rest_t: float, events: list):
         cfg = self.config
         if not tr.identity or t - rest_t < cfg.trump_rest_s:
             return None
@@ -354,6 +376,7 @@ class PlayDetector(Judgement, MissedPlays):
             other = self._trump is None or tr.identity != self._trump.card
             if not (late and other and not self._trick and t - rest_t >= cfg.new_hand_rest_s):
                 return None
+            events += self._owed_at_hand_end(-1)
             self.notices.append((t, f"new hand after {self._plays_in_hand} plays"))
             self._start_hand()
         elif tr.identity in self._hand_cards:

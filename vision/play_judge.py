@@ -17,7 +17,7 @@ import math
 
 from .detections import CardDetections
 from .events import PlayCorrected
-from .play_parts import OnTable, polygon_area, seat_of_play, still_since, weak_reading
+from .play_parts import OnTable, frames_at_rate, polygon_area, seat_of_play, still_since, weak_reading
 from .tracker import TrackView
 
 
@@ -25,6 +25,10 @@ class Judgement:
     """The play detector's judgement calls; see the module docstring."""
 
     # -- at rest, whole; swept ---------------------------------------------
+    def _frames(self, n: int) -> int:
+        """``n`` frames of the config's counts, at this camera's frame rate (``_frame_dt``)."""
+        return frames_at_rate(n, self._frame_dt, self.config.counts_fps)
+
     def _learn_card_size(self, dets: CardDetections) -> None:
         # Whole, readable cards teach the size of a card on this table; a box much
         # smaller than that is a card partly under a hand.
@@ -60,7 +64,7 @@ class Judgement:
         if not tr.visible or not tr.history or not tr.identity:
             return None
         start, count = still_since(tr, cfg.rest_tol)
-        if t - start < cfg.read_rest_s - 1e-6 or count < cfg.partial_rest_obs:
+        if t - start < cfg.read_rest_s - 1e-6 or count < self._frames(cfg.partial_rest_obs):
             return None
         least = cfg.read_rest_view * self._card_area(tr)
         if any(o.area < least for o in tr.history[-cfg.min_rest_obs:]):
@@ -74,7 +78,7 @@ class Judgement:
         if not tr.visible or not tr.history:
             return None
         start, count = still_since(tr, cfg.rest_tol)
-        if t - start < cfg.partial_rest_s or count < cfg.partial_rest_obs:
+        if t - start < cfg.partial_rest_s or count < self._frames(cfg.partial_rest_obs):
             return None
         return start
 
@@ -236,7 +240,7 @@ class Judgement:
         swept; a hand holding its cards face down by the trick is boxed for a moment."""
         cfg = self.config
         return (not w.visible and not w.identity and not w.best and not self._rest_best.get(w.id)
-                and w.hits < cfg.gone_hits and t - w.last_t >= cfg.gone_s)
+                and w.hits < self._frames(cfg.gone_hits) and t - w.last_t >= cfg.gone_s)
 
     def _in_turn_instead(self, w: TrackView, tr: TrackView, turn: int | None) -> bool:
         """Whether the unread ``w`` comes from the seat whose turn it is and the read

@@ -85,14 +85,25 @@ class MissedPlays:
             skipped, last, end = owed  # the last trick's, already swept
         else:
             return []
+        return [self._unseen_play(skipped, last, end, frame_index, in_trick)]
+
+    def _owed_at_hand_end(self, frame_index: int) -> list[PlayEvent]:
+        """The hand's last trick was swept a card short and the next hand's trump is turned:
+        the seat owed played the hand's fortieth card, which nobody saw."""
+        owed, self._owed = self._owed, None
+        if owed is None or self._plays_in_hand != 39:
+            return []
+        return [self._unseen_play(*owed, frame_index, in_trick=False)]
+
+    def _unseen_play(self, seat: int, last: float, end: float, frame_index: int, in_trick: bool) -> PlayEvent:
+        """A play of ``seat`` with no card, at a time guessed between ``last`` and ``end``."""
         t = round(last + (max(end, last) - last) / 2, 3)
         if in_trick:
-            self._trick.append(OnTable("", -1, (math.nan, math.nan), t, uncertain=True, play_t=t,
-                                       seat=skipped))
+            self._trick.append(OnTable("", -1, (math.nan, math.nan), t, uncertain=True, play_t=t, seat=seat))
         self._plays_in_hand += 1
-        self.notices.append((t, f"seat {skipped}'s card was never seen: the referee names it"))
-        return [PlayEvent(card="", seat=skipped, t=t, confidence=0.0, uncertain=True,
-                          frame_index=frame_index, unseen=True)]
+        self.notices.append((t, f"seat {seat}'s card was never seen: the referee names it"))
+        return PlayEvent(card="", seat=seat, t=t, confidence=0.0, uncertain=True, frame_index=frame_index,
+                         unseen=True)
 
     def _unseen_found(self, tr: TrackView, seat: int | None, t: float) -> PlayCorrected | None:
         """The card of a play given as nobody's seen, come to light in its trick after all

@@ -47,6 +47,10 @@ class PlayConfig:
     suggest_conf: float = 0.8      # an unsettled reading this strong goes with an uncertain play
     partial_rest_s: float = 1.5    # a card never seen whole (under a hand) lying still this long lies there
     partial_rest_obs: int = 10     # ... seen in this many frames meanwhile
+    # The frame counts here (``*_obs``, ``gone_hits``) are for a camera read this many times a
+    # second; a slower one needs as many seconds' worth of frames instead (``frames_at_rate``):
+    # at 4 a second, 1.5 s holds 6 frames, never the 10 asked at 10 a second.
+    counts_fps: float = 10.0
     # A card read for sure, lying still this long and showing at least ``read_rest_view`` of a
     # whole card's area has come to rest too: on a white table the outliner can draw cards larger
     # than they are, and a table-wide size taken from such outlines made a card lying in plain
@@ -120,6 +124,18 @@ def seat_of_play(cal, origin, rest, turn: int | None, band_deg: float = 70.0) ->
     ang = math.atan2(point[1] - cy, point[0] - cx)
     expected = math.atan2(float(seats[turn][1]) - cy, float(seats[turn][0]) - cx)
     return turn if angle_diff(ang, expected) <= band_deg else seen
+
+
+def frames_at_rate(n: int, frame_dt: float | None, counts_fps: float, least: int = 2) -> int:
+    """``n`` frames at ``counts_fps``, as frames of a camera read every ``frame_dt`` seconds:
+    as many seconds' worth, never more than ``n`` nor fewer than ``least`` (None: ``n``).
+
+    >>> frames_at_rate(10, 0.1, 10.0), frames_at_rate(10, 0.25, 10.0), frames_at_rate(10, 1 / 30, 10.0)
+    (10, 4, 10)
+    """
+    if frame_dt is None or frame_dt * counts_fps <= 1.0:
+        return n
+    return max(min(least, n), math.ceil(n / (frame_dt * counts_fps) - 1e-9))
 
 
 def still_since(tr, rest_tol: float) -> tuple[float, int]:
