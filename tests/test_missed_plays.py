@@ -3,7 +3,7 @@ frames): its seat still played once that trick, so the play is given without a c
 turn, and the later plays keep their seats. Never when the camera's seats are no evidence."""
 
 from sueca.vision.events import PlayCorrected, PlayEvent, TrickCleared
-from test_tracker_events import Table, lay_trick
+from test_tracker_events import BOTTOM, TOP, Table, lay_trick, throw
 
 
 def plays(tb):
@@ -122,3 +122,54 @@ def test_the_skipped_seats_card_read_under_a_hand_names_its_play_at_four_frames_
     assert plays(tb) == [("KC", 1, False), ("", 2, True), ("AD", 3, False)]
     fixes = [e for e in tb.events if isinstance(e, PlayCorrected)]
     assert [(f.card, f.previous) for f in fixes] == [("5C", "")]
+
+
+def test_a_lead_nobody_saw_is_the_seat_whose_turn_the_rules_say():
+    """The trick's first card lies under a hand from the start; the next seat's card lands on
+    what looks like an empty table. The rules say whose lead it was (seat 1's): that seat
+    played a card nobody saw, and its card, found, names the play."""
+    tb = Table()
+    throw(tb, "", TOP, (640, 380))                       # seat 2's card in flight, unread
+    tb.show(("7C", 640, 380, 0.95), times=6, turn=1)     # read, lying: seat 1's lead unseen
+    assert plays(tb) == [("", 1, True), ("7C", 2, False)]
+    assert [e.unseen for e in tb.events if isinstance(e, PlayEvent)] == [True, False]
+    tb.show(("7C", 640, 380, 0.95), ("KC", 760, 470, 0.97), times=6, turn=3)  # the hand lifts
+    assert [(e.card, e.previous) for e in tb.events if isinstance(e, PlayCorrected)] == [("KC", "")]
+    assert len(plays(tb)) == 2
+
+
+def test_a_lead_seen_lying_unread_is_no_card_nobody_saw():
+    """A slow camera: seat 1's lead was seen lying there unread, then a hand covered it while
+    seat 2's card landed, and moved it a little. Seen again as the 7C is ready, it is a card
+    seen, not one nobody saw (else seat 1 would have played twice)."""
+    tb = Table(dt=0.25)
+    tb.show(("", 900, 470, 0.6), turn=1)
+    tb.show(("", 760, 470, 0.6), times=2, turn=1)
+    tb.show(("AD", 760, 470, 0.9), turn=1)
+    tb.show(times=4, turn=1)                              # a hand over it
+    tb.show(("", 640, 200, 0.6), turn=1)                  # seat 2's card in flight
+    tb.show(("7C", 640, 380, 0.95), turn=1)
+    tb.show(("7C", 640, 380, 0.95), ("", 750, 405, 0.6), times=12, turn=1)
+    assert not any(e.unseen for e in tb.events if isinstance(e, PlayEvent))
+    assert sorted(plays(tb)) == [("", 1, True), ("7C", 2, False)]
+
+
+def test_a_lead_out_of_turn_with_no_turn_known_adds_nothing():
+    tb = Table()
+    throw(tb, "", TOP, (640, 380))
+    tb.show(("7C", 640, 380, 0.95), times=6)             # no rules' turn: nothing to tell
+    assert plays(tb) == [("7C", 2, False)]
+
+
+def test_a_lead_after_a_trick_played_off_the_rules_turn_adds_nothing():
+    """The last trick's cards came from other seats than the rules' turn said (a misread card
+    made the record's winner another than the table's): the turn is no evidence of whose lead
+    went unseen, and a card from the seat after it is just a lead."""
+    tb = Table()
+    lay_trick(tb, [(1, "KC", (730, 460)), (2, "AD", (670, 390)), (3, "2C", (580, 500)), (0, "7C", (640, 580))],
+              turns=[2, 3, 0, 1])                             # the record a seat behind the table
+    tb.show(times=40, turn=3)                                 # swept; the record says seat 3 won
+    assert len(plays(tb)) == 4
+    throw(tb, "", BOTTOM, (640, 560))
+    tb.show(("5S", 640, 560, 0.95), times=6, turn=3)           # seat 0 leads, as the table saw
+    assert plays(tb)[4:] == [("5S", 0, False)]

@@ -79,6 +79,25 @@ def test_the_games_last_card_never_seen_is_named_when_the_frames_end():
     assert _last_card_never_seen(35, hands=1)["hands_right"] == 1
 
 
+def test_whose_turn_is_still_known_while_plays_wait_behind_an_unread_card():
+    # the camera's seats go on in turn, and a whole trick of known cards has its winner:
+    # the play detector keeps the rules' turn while the hand waits for a card's name
+    rules, sim = game(31, hands=1)
+    truth = sim.truth[0].plays
+    unread = truth[9]
+    pipe = Pipeline(sim_source(sim), Faulty(unread.card, 31, lambda t: True), sim.calibration, rules)
+    told = []
+    for ev in pipe:
+        played = len(pipe.record.hands[0].plays) + len(pipe._pending) if pipe.record.hands else 0
+        if isinstance(ev, PlayEvent) and pipe._blocked and played < 40:
+            told.append((pipe.turn, truth[played].seat))
+    assert len(told) >= 20                          # plays 10 on, held until the hand's end
+    assert all(turn == seat for turn, seat in told if turn is not None)
+    assert sum(turn is not None for turn, _ in told) >= len(told) * 3 // 4
+    pipe.deduce_unknown()                           # as ``run`` ends: the hand's end names it
+    assert compare(truth_json(sim), pipe.record_json())["hands_right"] == 1
+
+
 def test_a_card_hidden_until_the_next_one_lands_is_named_in_its_turn():
     # under a hand while the next seat's card lands (at a slow frame rate it may be seen
     # only after): its seat's play goes out with no card, and the card, found, names it

@@ -192,7 +192,9 @@ def test_referee_enters_the_unread_card_and_the_hand_goes_on():
     def act(ev, n):
         if n == 8 and pipe.unresolved:
             # the unread play blocks the hand: its later plays wait here, not there
-            assert len(plays_of(feed)) == 5 and pipe.turn is None
+            assert len(plays_of(feed)) == 5
+            # whose turn it is still follows the seats of the plays held (held_turn)
+            assert pipe.turn == sim.truth[0].plays[5 + len(pipe._pending)].seat
             assert ref.view().rejected[-1]["why"] == "unreadable"
             assert "nobody could read" in ref.view().rejected[-1]["reason"]
             # the dashboard's status line tells the referee what the game waits for

@@ -40,25 +40,27 @@ class Table:
         return [(e.card, e.seat) for e in self.events if isinstance(e, PlayEvent)]
 
 
-def throw(table, code, seat_xy, rest_xy, others=()):
+def throw(table, code, seat_xy, rest_xy, others=(), turn=None):
     """A card comes from a seat's edge to rest, unreadable in flight."""
     (x0, y0), (x1, y1) = seat_xy, rest_xy
     for k in range(6):
         a = k / 5
-        table.show(*others, ("", x0 + (x1 - x0) * a, y0 + (y1 - y0) * a, 0.8))
+        table.show(*others, ("", x0 + (x1 - x0) * a, y0 + (y1 - y0) * a, 0.8), turn=turn)
 
 
 BOTTOM, RIGHT, TOP, LEFT = (640, 900), (1200, 480), (640, 60), (80, 480)
 EDGE = {0: BOTTOM, 1: RIGHT, 2: TOP, 3: LEFT}
 
 
-def lay_trick(table, plays, lying=()):
-    """Each (seat, code, spot) thrown from its seat's edge, read, left lying; returns them all."""
+def lay_trick(table, plays, lying=(), turns=None):
+    """Each (seat, code, spot) thrown from its seat's edge, read, left lying; returns them all.
+    ``turns``: the rules' turn the detector is told while each card is played."""
     lying = list(lying)
-    for seat, code, spot in plays:
-        throw(table, code, EDGE[seat], spot, lying)
+    for k, (seat, code, spot) in enumerate(plays):
+        turn = None if turns is None else turns[k]
+        throw(table, code, EDGE[seat], spot, lying, turn=turn)
         lying.append((code, *spot, 0.95))
-        table.show(*lying, times=6)
+        table.show(*lying, times=6, turn=turn)
     return lying
 
 

@@ -161,9 +161,9 @@ class Pipeline(FollowsCommitted, UnreadPlays):
 
     @property
     def turn(self) -> int | None:
-        if self._hand is None or self._blocked:
+        if self._hand is None:
             return None
-        return self._hand.turn
+        return self.held_turn() if self._blocked else self._hand.turn
 
     # -- the loop -------------------------------------------------------------
     def __iter__(self) -> Iterator:

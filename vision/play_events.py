@@ -64,6 +64,8 @@ class PlayDetector(Judgement, MissedPlays):
         self._doubled: set[int] = set()          # new cards that read as a card played before
         self._owed: tuple[int, float, float] | None = None  # a swept trick's unseen card (seat, between)
         self._tracks_now: tuple[TrackView, ...] = ()  # this frame's tracks
+        self._agrees = True        # this trick's plays came from the seats the rules' turn said
+        self._turn_trusted = True  # ... and the last trick's: the turn given is the table's
         self._last_t: float | None = None
         self._frame_dt: float | None = None       # the camera's time between frames, smoothed
         self.notices: list[tuple[float, str]] = []  # things a referee may want to know
@@ -354,6 +356,7 @@ class PlayDetector(Judgement, MissedPlays):
             self._close_trick()
         if self._trump is not None and card == self._trump.card:
             self._trump_played = True
+        self._agrees = self._agrees and turn is not None and seat == turn
         self._roles[tr.id] = "played"
         self._trick.append(OnTable(card, tr.id, tr.center, t, uncertain=not ident, play_t=rest_t, seat=seat,
                                    read_twice=tr.id in self._doubled))
@@ -393,6 +396,7 @@ class PlayDetector(Judgement, MissedPlays):
         self._close_trick()
 
     def _close_trick(self) -> None:
+        self._turn_trusted, self._agrees = self._agrees, True
         self._trick = []
         self._strays = []
         self._renamed = {}
@@ -407,6 +411,7 @@ class PlayDetector(Judgement, MissedPlays):
         self._trump = None
         self._trump_played = False
         self._owed = None
+        self._agrees = self._turn_trusted = True
 
     def _snapshot(self, image: np.ndarray | None) -> bytes | None:
         return snapshot_jpeg(image, self.config.snapshot_width)

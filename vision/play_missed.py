@@ -83,6 +83,12 @@ class MissedPlays:
             last, end = self._trick[-1].play_t, until
         elif owed is not None and (seat != owed[0] or not self._cards_beside(tr)):
             skipped, last, end = owed  # the last trick's, already swept
+        elif turn is not None and seat == (turn + 1) % 4 and self._turn_trusted and not self._unplayed_from(turn, tr):
+            # the trick's second card on a table with no lead: the lead, whose seat the rules
+            # know, lies under a hand (or went unseen); its card, found, names this play. Only
+            # where the last trick's cards came from the seats the turn said (a misread card
+            # can make the record's winner, and so its turn, another than the table's)
+            skipped, last, end, in_trick = turn, min(self._entered.get(tr.id, until), until), until, True
         else:
             return []
         return [self._unseen_play(skipped, last, end, frame_index, in_trick)]
@@ -121,6 +127,13 @@ class MissedPlays:
                 return PlayCorrected(card=tr.identity, previous="", play_t=e.play_t, t=t,
                                      confidence=round(tr.identity_confidence, 4))
         return None
+
+    def _unplayed_from(self, seat: int, tr: TrackView) -> bool:
+        """Whether a box not yet a play, from ``seat``, was in the play area lately (beside
+        ``tr``): that seat's card may be it, seen but not yet ready, rather than unseen."""
+        return any(v.id != tr.id and v.id not in self._roles and tr.last_t - v.last_t < self.config.hold_lost_s
+                   and self.calibration.is_in_play_area(v.center) and self._seat(v, None) == seat
+                   for v in self._tracks_now)
 
     def _cards_beside(self, tr: TrackView) -> bool:
         """Whether another card, read, lies in view in the play area beside ``tr``."""

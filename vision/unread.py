@@ -95,6 +95,40 @@ class UnreadPlays:
                             h, ev.card, ev.t, ev.card, i)
                 return
 
+    def held_turn(self) -> int | None:
+        """Whose turn it is while plays are held behind an unread card, from the seats
+        they were seen at: the seat after the last, or after a whole trick its winner
+        when its four cards are known (an unread card elsewhere in the hand changes
+        neither). None when that cannot be told."""
+        from sueca.engine import Hand, PlayError
+
+        hand = self._hand
+        if hand is None or not self.record.hands:
+            return None
+        seq = [(p.card, p.seat) for p in self.record.hands[-1].plays] + \
+              [(_card_or_none(e.card), e.seat) for e in self._pending]
+        if not seq or len(seq) >= len(self.rules.deck):
+            return None
+        # every trick since the hold must run in turn: a held play that was no play (a card
+        # seen again, a ghost) shifts the count, and the seats then say so
+        held_from = len(self.record.hands[-1].plays)
+        for start in range(held_from - held_from % 4, len(seq), 4):
+            seats = [s for _, s in seq[start:start + 4]]
+            if None in seats or any(s != (seats[0] + i) % 4 for i, s in enumerate(seats)):
+                return None
+        trick = seq[len(seq) - (len(seq) % 4 or 4):]
+        if len(trick) < 4:
+            return (trick[-1][1] + 1) % 4
+        if any(c is None for c, _ in trick):
+            return None
+        try:
+            last = Hand(self.rules, hand.dealer, hand.trump_card, leader=trick[0][1])
+            for card, seat in trick:
+                last.play(card, seat)
+        except (PlayError, ValueError):
+            return None
+        return last.turn
+
     def deduce_unknown(self) -> bool:
         """A hand whose forty cards all hit the table, one of them never read: that
         one is the card of the deck not seen (deduced, still marked uncertain); several
