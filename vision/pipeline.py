@@ -257,42 +257,6 @@ class Pipeline(FollowsCommitted, UnreadPlays):
                 # a consumer that predates corrections: the referee confirms the play there
                 log.info("on_event does not take PlayCorrected; %s left to the referee", ev)
 
-    def _correct_pending(self, ev: PlayCorrected) -> bool:
-        """True when the corrected play is one still held here (fixed in place)."""
-        for k, p in enumerate(self._pending):
-            if p.uncertain and abs(p.t - ev.play_t) < 1e-6:
-                if self._read_twice.get(round(p.t, 3)) == ev.card:
-                    return True  # the card it read as twice: no news, it stays held
-                if k == 0 and self._blocked:
-                    self.resolve_card(ev.card)
-                else:
-                    self._pending[k] = replace(p, card=ev.card, uncertain=False)
-                return True
-        return False
-
-    def _correct(self, ev: PlayCorrected) -> None:
-        """An uncertain play was read after all, or a play read again as another card where it
-        lay (its first frames misread it): put the card in (never a new play)."""
-        if self._correct_pending(ev):
-            return
-        h = len(self.record.hands) - 1
-        if h < 0:
-            return
-        for i, play in enumerate(self.record.hands[h].plays):
-            if play.t is None or abs(play.t - round(ev.play_t, 3)) >= 1e-6:
-                continue
-            if (h, i) not in self._flags and play.card.code != ev.previous:
-                continue  # a sure play is corrected only from the card it was recorded as
-            candidate = self.record.replace_card(h, i, Card.parse(ev.card))
-            try:
-                hand = self._replayed(candidate, h)
-            except PlayError as e:
-                log.warning("correction %s -> %s not applied: %s", ev.previous, ev.card, e)
-                return
-            self.record, self._hand = candidate, hand
-            self._flags.pop((h, i), None)
-            return
-
     def _apply(self, ev) -> None:
         self.events.append(ev)
         if self.committed is not None:

@@ -191,35 +191,6 @@ class PlayDetector(Judgement, MissedPlays):
         return self._owed_at_hand_end(-1)
 
     # -- pieces ------------------------------------------------------------
-    def _note_frame_time(self, t: float) -> None:
-        # smoothed over about ten frames: one late frame (a slow read) is no slower camera
-        if self._last_t is not None and 0.0 < t - self._last_t < 5.0:
-            dt = t - self._last_t
-            self._frame_dt = dt if self._frame_dt is None else 0.9 * self._frame_dt + 0.1 * dt
-        self._last_t = t
-
-    def _merge_state(self, dropped: int, kept: int) -> None:
-        """The tracker merged two tracks of one card: the card keeps what it was. But an
-        unread card seen beside a played one is another card (a sweeping hand gathered
-        them): it stays one of the trick's cards."""
-        for unread, played in ((dropped, kept), (kept, dropped)):
-            if self._two_cards(unread, played) and self._rest_best.get(unread, "") not in self._hand_cards:
-                self._strays.append(self._stray(self._unread_views[unread]))
-        role = self._roles.pop(dropped, None)
-        # "ignored" (an old card seen again) is not passed on: the kept track may be a new card
-        if role in ("played", "trump") and (self._roles.get(kept) in (None, "ignored") or role == "played"):
-            self._roles[kept] = role
-            for e in self._trick:
-                if e.track_id == dropped:
-                    e.track_id = kept
-            if self._trump is not None and self._trump.track_id == dropped:
-                self._trump.track_id = kept
-        for d in (self._entered, self._first_rest):
-            if dropped in d:
-                d[kept] = min(d[kept], d.pop(dropped)) if kept in d else d.pop(dropped)
-        if dropped in self._rest_best:
-            self._rest_best.setdefault(kept, self._rest_best.pop(dropped))
-
     def _stray(self, tr: TrackView) -> "Stray":
         rest_t = self._first_rest[tr.id]
         return Stray(self._entered.get(tr.id, tr.first_t), rest_t, self._rest_best.get(tr.id, ""),

@@ -6,6 +6,8 @@ swept. Mixed into :class:`sueca.vision.play_events.PlayDetector`, whose state
 (``_trick``, ``_rest_best``, ``_first_rest``, ``tracker``, ``_seen_now``, ``_size``,
 ``_gone_since``, ``calibration``, ``config``) they read; ``_note_apart`` keeps ``_apart``
 and ``_unread_views`` for ``_two_cards``, ``_learn_card_size`` keeps ``_size``,
+``_note_frame_time`` keeps ``_frame_dt`` (the camera's rate, which the frame counts
+follow), ``_merge_state`` moves a track's state onto the one the tracker merged it into,
 ``_doubled_card`` keeps ``_doubled``
 (new cards that read as a card of an earlier trick: uncertain plays, never ghosts), and
 ``_follow_played`` keeps a played card's place in ``_trick`` (renamed when read again).
@@ -25,6 +27,13 @@ class Judgement:
     """The play detector's judgement calls; see the module docstring."""
 
     # -- at rest, whole; swept ---------------------------------------------
+    def _note_frame_time(self, t: float) -> None:
+        # smoothed over about ten frames: one late frame (a slow read) is no slower camera
+        if self._last_t is not None and 0.0 < t - self._last_t < 5.0:
+            dt = t - self._last_t
+            self._frame_dt = dt if self._frame_dt is None else 0.9 * self._frame_dt + 0.1 * dt
+        self._last_t = t
+
     def _frames(self, n: int) -> int:
         """``n`` frames of the config's counts, at this camera's frame rate (``_frame_dt``)."""
         return frames_at_rate(n, self._frame_dt, self.config.counts_fps)
@@ -310,3 +319,26 @@ class Judgement:
     def _seat(self, tr: TrackView, turn: int | None) -> int | None:
         return seat_of_play(self.calibration, tr.origin or tr.first_center, tr.center, turn,
                             self.config.seat_band_deg)
+
+    # -- the tracker's merges ---------------------------------------------
+    def _merge_state(self, dropped: int, kept: int) -> None:
+        """The tracker merged two tracks of one card: the card keeps what it was. But an
+        unread card seen beside a played one is another card (a sweeping hand gathered
+        them): it stays one of the trick's cards."""
+        for unread, played in ((dropped, kept), (kept, dropped)):
+            if self._two_cards(unread, played) and self._rest_best.get(unread, "") not in self._hand_cards:
+                self._strays.append(self._stray(self._unread_views[unread]))
+        role = self._roles.pop(dropped, None)
+        # "ignored" (an old card seen again) is not passed on: the kept track may be a new card
+        if role in ("played", "trump") and (self._roles.get(kept) in (None, "ignored") or role == "played"):
+            self._roles[kept] = role
+            for e in self._trick:
+                if e.track_id == dropped:
+                    e.track_id = kept
+            if self._trump is not None and self._trump.track_id == dropped:
+                self._trump.track_id = kept
+        for d in (self._entered, self._first_rest):
+            if dropped in d:
+                d[kept] = min(d[kept], d.pop(dropped)) if kept in d else d.pop(dropped)
+        if dropped in self._rest_best:
+            self._rest_best.setdefault(kept, self._rest_best.pop(dropped))

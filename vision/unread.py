@@ -14,6 +14,10 @@ reading kept (``_read_twice``): one of the two readings is wrong, so the recorde
 play is marked uncertain too, and at the hand's end the rules may rename it
 (offline only: in server mode the referee's record is his to change).
 
+While plays are held, whose turn it is still follows their seats (``held_turn``). A play
+the camera read after all, or read again as another card where it lay, is put right in
+place (``_correct``), held or recorded.
+
 A mixin of :class:`sueca.vision.pipeline.Pipeline`: it works on the pipeline's
 ``record``, ``rules``, held ``_pending`` plays, ``_blocked`` flag, ``_hand``,
 ``_flags``, ``_read_twice``, ``committed`` and ``_add_or_hold``.
@@ -24,9 +28,9 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from sueca.engine import Card
+from sueca.engine import Card, PlayError
 
-from .events import PlayEvent
+from .events import PlayCorrected, PlayEvent
 
 log = logging.getLogger("sueca.vision.pipeline")
 
@@ -216,3 +220,39 @@ class UnreadPlays:
         for i, p in enumerate(self.record.hands[h].plays):
             if any(p.t is not None and abs(p.t - round(t, 3)) < 1e-6 and p.card == c for t, c in named):
                 self._flags[(h, i)] = {"uncertain": True, "confidence": 0.0}
+
+    def _correct_pending(self, ev: PlayCorrected) -> bool:
+        """True when the corrected play is one still held here (fixed in place)."""
+        for k, p in enumerate(self._pending):
+            if p.uncertain and abs(p.t - ev.play_t) < 1e-6:
+                if self._read_twice.get(round(p.t, 3)) == ev.card:
+                    return True  # the card it read as twice: no news, it stays held
+                if k == 0 and self._blocked:
+                    self.resolve_card(ev.card)
+                else:
+                    self._pending[k] = replace(p, card=ev.card, uncertain=False)
+                return True
+        return False
+
+    def _correct(self, ev: PlayCorrected) -> None:
+        """An uncertain play was read after all, or a play read again as another card where it
+        lay (its first frames misread it): put the card in (never a new play)."""
+        if self._correct_pending(ev):
+            return
+        h = len(self.record.hands) - 1
+        if h < 0:
+            return
+        for i, play in enumerate(self.record.hands[h].plays):
+            if play.t is None or abs(play.t - round(ev.play_t, 3)) >= 1e-6:
+                continue
+            if (h, i) not in self._flags and play.card.code != ev.previous:
+                continue  # a sure play is corrected only from the card it was recorded as
+            candidate = self.record.replace_card(h, i, Card.parse(ev.card))
+            try:
+                hand = self._replayed(candidate, h)
+            except PlayError as e:
+                log.warning("correction %s -> %s not applied: %s", ev.previous, ev.card, e)
+                return
+            self.record, self._hand = candidate, hand
+            self._flags.pop((h, i), None)
+            return
