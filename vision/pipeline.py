@@ -46,8 +46,8 @@ log = logging.getLogger("sueca.vision.pipeline")
 #: Frames a second a live source must be read at for the referee's figures to hold. The same
 #: simulated games (``scripts/eval_games.py --sim --seeds 1000-1039 --hands 3 --fps F``, and
 #: ``--seeds 4000-4039 --faults harsh``) gave 120 and 120 of 120 hands right at 10 and at 30
-#: frames a second, 120 and 118 at 8, 119 and 113 at 6, 114 and 67 at 4, 53 and 6 at 2.5
-#: (``models/EXPERIMENTS.md``, twenty-eighth session): fewer frames, fewer readings of a card
+#: frames a second, 120 and 119 at 8, 120 and 118 at 6, 119 and 108 at 4, 99 and 30 at 2.5
+#: (``models/EXPERIMENTS.md``, thirty-first session): fewer frames, fewer readings of a card
 #: before its trick is swept. Under it the status says so (``SourceStatus.slow``) and the log warns.
 MIN_LIVE_FPS = 8.0
 #: ... not said before the source has been read this long: the first frames wait for the networks
