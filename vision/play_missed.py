@@ -4,12 +4,15 @@ two frames of a slow camera, never a play of its own.
 Each seat plays once a trick, in turn, so the seats of the cards that were seen tell where one
 is missing: a card from the seat after next, a trick swept a card short and then led from a
 seat other than the one it owes (or by that seat, on a table swept clean), a trick of three
-gone from view when one of its seats plays again. The missing seat's play goes out with no
-card, in its turn; the pipeline holds the hand until the referee names it or the hand's end
-tells it apart, and the card, if it comes to light in its trick after all, names it. Mixed
-into :class:`sueca.vision.play_events.PlayDetector`, whose state (``_trick``, ``_owed``,
-``_tracks_now``, ``_doubled``, ``_roles``, ``_hand_cards``, ``_plays_in_hand``,
-``_gone_since``, ``notices``, ``calibration``) it reads and keeps.
+gone from view when one of its seats plays again, a hand's last trick swept a card short when
+the next hand's trump is turned (or the frames end), a trick's second card on a table with no
+lead, from the seat after the rules' turn. The missing seat's play goes out with no card, in
+its turn; the pipeline holds the hand until the referee names it or the hand's end tells it
+apart, and the card, if it comes to light in its trick after all, names it. Mixed into
+:class:`sueca.vision.play_events.PlayDetector`, whose state (``_trick``, ``_owed``,
+``_tracks_now``, ``_doubled``, ``_roles``, ``_entered``, ``_turn_trusted``, ``_hand_cards``,
+``_plays_in_hand``, ``_gone_since``, ``notices``, ``calibration``, ``config``) it reads and
+keeps.
 """
 
 from __future__ import annotations
@@ -83,11 +86,7 @@ class MissedPlays:
             last, end = self._trick[-1].play_t, until
         elif owed is not None and (seat != owed[0] or not self._cards_beside(tr)):
             skipped, last, end = owed  # the last trick's, already swept
-        elif turn is not None and seat == (turn + 1) % 4 and self._turn_trusted and not self._unplayed_from(turn, tr):
-            # the trick's second card on a table with no lead: the lead, whose seat the rules
-            # know, lies under a hand (or went unseen); its card, found, names this play. Only
-            # where the last trick's cards came from the seats the turn said (a misread card
-            # can make the record's winner, and so its turn, another than the table's)
+        elif self._lead_missed(tr, seat, turn):
             skipped, last, end, in_trick = turn, min(self._entered.get(tr.id, until), until), until, True
         else:
             return []
@@ -127,6 +126,16 @@ class MissedPlays:
                 return PlayCorrected(card=tr.identity, previous="", play_t=e.play_t, t=t,
                                      confidence=round(tr.identity_confidence, 4))
         return None
+
+    def _lead_missed(self, tr: TrackView, seat: int, turn: int | None) -> bool:
+        """Whether ``tr``, from ``seat``, is the trick's second card on a table with no lead:
+        it comes from the seat after the rules' turn, so the lead lies under a hand or went
+        unseen (its card, found, names the play given for it). Not where a box from the
+        turn's seat lay there lately, nor after a trick whose cards came from other seats
+        than the turn said (a misread card can make the record's winner, and so its turn,
+        another than the table's)."""
+        return (turn is not None and seat == (turn + 1) % 4 and self._turn_trusted
+                and not self._unplayed_from(turn, tr))
 
     def _unplayed_from(self, seat: int, tr: TrackView) -> bool:
         """Whether a box not yet a play, from ``seat``, was in the play area lately (beside
