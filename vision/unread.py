@@ -28,7 +28,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from sueca.engine import Card, PlayError
+from sueca.engine import Card, Hand, PlayError
 
 from .events import PlayCorrected, PlayEvent
 
@@ -104,8 +104,6 @@ class UnreadPlays:
         they were seen at: the seat after the last, or after a whole trick its winner
         when its four cards are known (an unread card elsewhere in the hand changes
         neither). None when that cannot be told."""
-        from sueca.engine import Hand, PlayError
-
         hand = self._hand
         if hand is None or not self.record.hands:
             return None
