@@ -26,7 +26,7 @@ from .tracker import TrackView
 class Judgement:
     """The play detector's judgement calls; see the module docstring."""
 
-    # -- at rest, whole; swept ---------------------------------------------
+    # -- the camera's frame rate -------------------------------------------
     def _note_frame_time(self, t: float) -> None:
         # smoothed over about ten frames: one late frame (a slow read) is no slower camera
         if self._last_t is not None and 0.0 < t - self._last_t < 5.0:
@@ -38,6 +38,7 @@ class Judgement:
         """``n`` frames of the config's counts, at this camera's frame rate (``_frame_dt``)."""
         return frames_at_rate(n, self._frame_dt, self.config.counts_fps)
 
+    # -- at rest, whole; swept ---------------------------------------------
     def _learn_card_size(self, dets: CardDetections) -> None:
         # Whole, readable cards teach the size of a card on this table; a box much
         # smaller than that is a card partly under a hand.

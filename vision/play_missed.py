@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from .events import PlayCorrected, PlayEvent
-from .play_parts import OnTable
+from .play_parts import OnTable, seats_in_turn
 from .tracker import TrackView
 
 
@@ -30,9 +30,7 @@ class MissedPlays:
     def _in_turn(self) -> list[int] | None:
         """The trick's seats when they are all known and run in turn, else None."""
         seats = [e.seat for e in self._trick]
-        if not seats or None in seats or any(s != (seats[0] + i) % 4 for i, s in enumerate(seats)):
-            return None
-        return seats
+        return seats if seats_in_turn(seats) else None
 
     def _skipped_seat(self, seats: list[int], seat: int, turn: int | None) -> int | None:
         """The seat between the trick's last and ``seat`` whose card nobody saw, when the new

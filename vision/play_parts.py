@@ -126,6 +126,15 @@ def seat_of_play(cal, origin, rest, turn: int | None, band_deg: float = 70.0) ->
     return turn if angle_diff(ang, expected) <= band_deg else seen
 
 
+def seats_in_turn(seats) -> bool:
+    """Whether ``seats`` are all known and follow one another in turn, as a trick's do.
+
+    >>> seats_in_turn([3, 0, 1]), seats_in_turn([2, 1]), seats_in_turn([1, None]), seats_in_turn([])
+    (True, False, False, False)
+    """
+    return bool(seats) and None not in seats and all(s == (seats[0] + i) % 4 for i, s in enumerate(seats))
+
+
 def frames_at_rate(n: int, frame_dt: float | None, counts_fps: float, least: int = 2) -> int:
     """``n`` frames at ``counts_fps``, as frames of a camera read every ``frame_dt`` seconds:
     as many seconds' worth, never more than ``n`` nor fewer than ``least`` (None: ``n``).

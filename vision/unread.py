@@ -31,6 +31,7 @@ from dataclasses import replace
 from sueca.engine import Card, Hand, PlayError
 
 from .events import PlayCorrected, PlayEvent
+from .play_parts import seats_in_turn
 
 log = logging.getLogger("sueca.vision.pipeline")
 
@@ -115,8 +116,7 @@ class UnreadPlays:
         # seen again, a ghost) shifts the count, and the seats then say so
         held_from = len(self.record.hands[-1].plays)
         for start in range(held_from - held_from % 4, len(seq), 4):
-            seats = [s for _, s in seq[start:start + 4]]
-            if None in seats or any(s != (seats[0] + i) % 4 for i, s in enumerate(seats)):
+            if not seats_in_turn([s for _, s in seq[start:start + 4]]):
                 return None
         trick = seq[len(seq) - (len(seq) % 4 or 4):]
         if len(trick) < 4:
